@@ -1,0 +1,15 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofprof {
+// Shell-style glob (*, ?, [...]) over the whole string.
+bool glob_match(std::string_view pattern, std::string_view text);
+bool has_glob_chars(std::string_view s);
+// Edit distance, for "did you mean" lists.
+size_t edit_distance(std::string_view a, std::string_view b);
+// The `count` candidates closest to `word` (ties broken alphabetically, duplicates removed).
+std::vector<std::string> closest(std::string_view word, const std::vector<std::string>& candidates,
+                                 size_t count = 5);
+}  // namespace roofprof

@@ -1,0 +1,65 @@
+#pragma once
+// Counting backends behind one interface. A backend knows an ordered list of events and
+// opens them for one thread at a time; ProcessCounters keeps every counted thread of one
+// process and answers thread- and process-scope reads.
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/counts.hpp"
+
+namespace roofprof::counters {
+
+struct EventInfo {
+  std::string name;  // as shown in results, e.g. "task-clock"
+  std::string unit;  // "ns", "count", "flops", "bytes", ...
+};
+
+// The counters of one thread. Values are cumulative since open() and scaled for
+// multiplexing (flagged) by the backend.
+class ThreadCounters {
+ public:
+  virtual ~ThreadCounters() = default;
+  virtual CounterValues read() = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // "perf" for perf_event (software or hardware events), "time" for none.
+  virtual std::string name() const = 0;
+  virtual const std::vector<EventInfo>& events() const = 0;
+  // Opens the events for thread `tid` (which is stopped or has not run yet), counting from now.
+  // Throws UserError with advice (errno table in common/error.hpp) when it cannot.
+  virtual std::unique_ptr<ThreadCounters> open(pid_t tid) = 0;
+};
+
+// perf_event software events, one group per thread (PERF_FORMAT_GROUP with
+// TOTAL_TIME_ENABLED/RUNNING). Default events: task-clock, page-faults, context-switches.
+// Accepted names: task-clock, cpu-clock, page-faults, minor-faults, major-faults,
+// context-switches, cpu-migrations. Unknown names -> UserError.
+std::unique_ptr<Backend> make_perf_software_backend(std::vector<std::string> events = {});
+// No counters at all (--backend time).
+std::unique_ptr<Backend> make_null_backend();
+
+// Every counted thread of one process.
+class ProcessCounters {
+ public:
+  explicit ProcessCounters(Backend& backend) : backend_(backend) {}
+  void add_thread(pid_t tid);     // opens counters for a new (stopped) thread
+  void remove_thread(pid_t tid);  // final read folded into the retired sum, then closed
+  bool has_thread(pid_t tid) const { return threads_.count(tid) != 0; }
+  CounterValues read_thread(pid_t tid);  // zeros of the right size if tid is unknown
+  CounterValues read_process();          // live threads + retired threads
+  size_t size() const { return backend_.events().size(); }
+
+ private:
+  Backend& backend_;
+  std::map<pid_t, std::unique_ptr<ThreadCounters>> threads_;
+  CounterValues retired_;
+};
+
+}  // namespace roofprof::counters

@@ -1,0 +1,42 @@
+#pragma once
+// Region instances -> per-region aggregates (calls, time statistics, counter totals).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "regions/tracker.hpp"
+
+namespace roofprof::regions {
+
+struct Quantiles {
+  double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
+};
+// Quartiles by linear interpolation between order statistics (the "type 7" rule of R and
+// numpy's default). Empty input has no quantiles.
+std::optional<Quantiles> quantiles(std::vector<double> values);
+
+struct Aggregate {
+  uint64_t calls = 0;
+  double time_s = 0;                   // sum of instance durations
+  std::vector<double> durations_s;     // one per instance, in completion order
+  std::vector<double> counter_totals;  // sums of instance deltas, backend event order
+  bool multiplexed = false;
+  std::set<Tid> threads;
+  std::set<int> pids;
+  std::map<CloseReason, uint64_t> closed_by;
+};
+
+class Aggregator {
+ public:
+  void add(const Instance& inst);
+  // Merges another run (--repeat) into this one.
+  void merge(const Aggregator& other);
+  const std::map<RegionId, Aggregate>& regions() const { return regions_; }
+
+ private:
+  std::map<RegionId, Aggregate> regions_;
+};
+
+}  // namespace roofprof::regions
