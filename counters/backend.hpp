@@ -4,7 +4,10 @@
 // process and answers thread- and process-scope reads.
 #include <sys/types.h>
 
+#include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +15,18 @@
 #include "common/counts.hpp"
 
 namespace roofprof::counters {
+
+// "Not counted" versus zero. A value whose perf group was enabled but never got a counter
+// (time_running == 0 < time_enabled: possible with hardware multiplexing) is unknown, not 0.
+// Inside CounterValues it is a quiet NaN, so it propagates through deltas and sums as
+// "unknown". It must never reach a result: turn values into std::optional with
+// counted_value() (NaN -> nullopt -> JSON null / "n/a") before writing or printing.
+// A thread that has not run since open (time_enabled == 0) reads exact zeros.
+inline constexpr double kNotCounted = std::numeric_limits<double>::quiet_NaN();
+inline bool is_counted(double v) { return !std::isnan(v); }
+inline std::optional<double> counted_value(double v) {
+  return is_counted(v) ? std::optional<double>(v) : std::nullopt;
+}
 
 struct EventInfo {
   std::string name;  // as shown in results, e.g. "task-clock"

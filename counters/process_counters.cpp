@@ -1,1 +1,41 @@
-// placeholder: implementation in progress
+#include "counters/backend.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+void accumulate(CounterValues& into, const CounterValues& v) {
+  if (into.values.size() < v.values.size()) into.values.resize(v.values.size(), 0.0);
+  for (size_t i = 0; i < v.values.size(); ++i) into.values[i] += v.values[i];
+  into.multiplexed = into.multiplexed || v.multiplexed;
+}
+
+}  // namespace
+
+void ProcessCounters::add_thread(pid_t tid) {
+  // A tid seen again without remove_thread (exit missed, tid reused): retire the old one.
+  if (has_thread(tid)) remove_thread(tid);
+  threads_.emplace(tid, backend_.open(tid));
+}
+
+void ProcessCounters::remove_thread(pid_t tid) {
+  auto it = threads_.find(tid);
+  if (it == threads_.end()) return;
+  CounterValues last = it->second->read();
+  accumulate(retired_, last);
+  threads_.erase(it);
+}
+
+CounterValues ProcessCounters::read_thread(pid_t tid) {
+  auto it = threads_.find(tid);
+  if (it == threads_.end()) return CounterValues{std::vector<double>(size(), 0.0), false};
+  return it->second->read();
+}
+
+CounterValues ProcessCounters::read_process() {
+  CounterValues sum{std::vector<double>(size(), 0.0), false};
+  accumulate(sum, retired_);
+  for (auto& [tid, counters] : threads_) accumulate(sum, counters->read());
+  return sum;
+}
+
+}  // namespace roofprof::counters

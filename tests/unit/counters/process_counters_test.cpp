@@ -1,0 +1,99 @@
+// ProcessCounters over real threads: sums, retirement on exit, monotonic process reads.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <memory>
+
+#include "counters/backend.hpp"
+#include "worker_thread.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+using testing::touch_fresh_pages;
+using testing::WorkerThread;
+
+constexpr size_t kFaults = 0;  // index of page-faults in the backend below
+
+std::unique_ptr<Backend> faults_backend() {
+  return make_perf_software_backend({"page-faults", "task-clock"});
+}
+
+TEST(ProcessCounters, SumsSeveralRealThreads) {
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  const size_t pages[] = {100, 200, 300};
+  std::vector<std::unique_ptr<WorkerThread>> workers;
+  for (size_t n : pages) {
+    workers.push_back(std::make_unique<WorkerThread>([n] { touch_fresh_pages(n); }));
+    pc.add_thread(workers.back()->tid());
+  }
+  for (auto& w : workers) w->run_job();  // all parked afterwards: counts are stable
+
+  double sum_of_threads = 0;
+  for (size_t i = 0; i < workers.size(); ++i) {
+    const double faults = pc.read_thread(workers[i]->tid()).values[kFaults];
+    EXPECT_GE(faults, double(pages[i]));
+    EXPECT_LT(faults, double(pages[i] + 100));
+    sum_of_threads += faults;
+  }
+  const CounterValues process = pc.read_process();
+  ASSERT_EQ(process.values.size(), 2u);
+  EXPECT_EQ(process.values[kFaults], sum_of_threads);
+  EXPECT_GE(process.values[kFaults], 600.0);
+  EXPECT_FALSE(process.multiplexed);
+}
+
+TEST(ProcessCounters, RemovedThreadIsFoldedIntoTheRetiredSum) {
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  WorkerThread stays([] { touch_fresh_pages(50); });
+  auto leaves = std::make_unique<WorkerThread>([] { touch_fresh_pages(400); });
+  const pid_t leaving_tid = leaves->tid();
+  pc.add_thread(stays.tid());
+  pc.add_thread(leaving_tid);
+  stays.run_job();
+  leaves->run_job();
+  const double before_exit = pc.read_process().values[kFaults];
+  EXPECT_GE(before_exit, 450.0);
+
+  leaves->finish();  // the thread is gone; its perf group still holds its final counts
+  leaves.reset();
+  const double after_exit = pc.read_process().values[kFaults];
+  EXPECT_GE(after_exit, before_exit);
+
+  pc.remove_thread(leaving_tid);
+  EXPECT_FALSE(pc.has_thread(leaving_tid));
+  EXPECT_TRUE(pc.has_thread(stays.tid()));
+  const double after_remove = pc.read_process().values[kFaults];
+  EXPECT_EQ(after_remove, after_exit);  // nothing lost, nothing counted twice
+  EXPECT_GE(after_remove, 450.0);
+
+  pc.remove_thread(stays.tid());
+  EXPECT_EQ(pc.read_process().values[kFaults], after_remove);  // only retired threads now
+}
+
+TEST(ProcessCounters, UnknownThreadReadsZerosOfTheRightSize) {
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  EXPECT_EQ(pc.size(), 2u);
+  EXPECT_EQ(pc.read_thread(12345).values, (std::vector<double>{0, 0}));
+  EXPECT_EQ(pc.read_process().values, (std::vector<double>{0, 0}));
+  pc.remove_thread(12345);  // unknown: no effect
+  EXPECT_EQ(pc.read_process().values, (std::vector<double>{0, 0}));
+}
+
+TEST(ProcessCounters, ReaddingALiveTidRetiresTheOldCounters) {
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  WorkerThread w([] { touch_fresh_pages(100); });
+  pc.add_thread(w.tid());
+  w.run_job();
+  const double first = pc.read_process().values[kFaults];
+  pc.add_thread(w.tid());  // fresh counters from zero, old values kept in the retired sum
+  EXPECT_EQ(pc.read_thread(w.tid()).values[kFaults], 0.0);
+  EXPECT_EQ(pc.read_process().values[kFaults], first);
+}
+
+}  // namespace
+}  // namespace roofprof::counters
