@@ -13,6 +13,7 @@ namespace roofprof::symbolizer {
 struct Symbol {
   std::string name;       // as stored (mangled for C++)
   std::string demangled;  // demangled C++ name, or == name
+  std::string short_name; // demangled without return type and parameter list ("ns::S::step")
   uint64_t value = 0;     // link-time address (st_value)
   uint64_t size = 0;
   bool global = false;    // GLOBAL or WEAK binding

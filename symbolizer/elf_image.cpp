@@ -1,0 +1,152 @@
+#include "symbolizer/elf_image.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "symbolizer/demangle.hpp"
+
+namespace roofprof::symbolizer {
+
+namespace {
+
+struct RawSymbol {
+  std::string_view name;  // version suffix removed; points into libelf's mapped string table
+  uint64_t value, size;
+  bool global;
+};
+
+bool is_function(const GElf_Sym& sym) {
+  int type = GELF_ST_TYPE(sym.st_info);
+  return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
+
+}  // namespace
+
+ElfImage::ElfImage(const std::string& path) : path_(path), handle_(path) {
+  read_segments();
+  read_symbols();
+  read_dynamic();
+}
+
+void ElfImage::read_segments() {
+  Elf* elf = handle_.elf();
+  size_t count = 0;
+  if (elf_getphdrnum(elf, &count) != 0) return;
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(elf, int(i), &ph)) continue;
+    if (ph.p_type == PT_INTERP) has_interp_ = true;
+    if (ph.p_type != PT_LOAD) continue;
+    segments_.push_back(Segment{ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, (ph.p_flags & PF_X) != 0});
+  }
+}
+
+void ElfImage::read_symbols() {
+  Elf* elf = handle_.elf();
+  std::vector<RawSymbol> raw;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)) continue;
+    if (sh.sh_entsize == 0) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data) continue;
+    size_t count = sh.sh_size / sh.sh_entsize;
+    for (size_t i = 1; i < count; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(data, int(i), &sym)) continue;
+      const char* name = elf_strptr(elf, sh.sh_link, sym.st_name);
+      if (!name || !*name) continue;
+      std::string_view bare = strip_version(name);
+      if (sym.st_shndx == SHN_UNDEF) {
+        if (sh.sh_type == SHT_DYNSYM) imports_.emplace(bare);
+        continue;
+      }
+      if (!is_function(sym) || sym.st_value == 0) continue;
+      int bind = GELF_ST_BIND(sym.st_info);
+      raw.push_back(RawSymbol{bare, sym.st_value, sym.st_size, bind == STB_GLOBAL || bind == STB_WEAK ||
+                                                                   bind == STB_GNU_UNIQUE});
+    }
+  }
+  std::sort(raw.begin(), raw.end(), [](const RawSymbol& a, const RawSymbol& b) {
+    return std::tie(a.value, a.name) < std::tie(b.value, b.name);
+  });
+  functions_.reserve(raw.size());
+  for (size_t i = 0; i < raw.size();) {
+    RawSymbol merged = raw[i];
+    size_t j = i + 1;
+    for (; j < raw.size() && raw[j].value == merged.value && raw[j].name == merged.name; ++j) {
+      merged.global = merged.global || raw[j].global;
+      merged.size = std::max(merged.size, raw[j].size);
+    }
+    Symbol s;
+    s.name = std::string(merged.name);
+    s.demangled = demangle(s.name);
+    s.short_name = s.demangled == s.name ? s.name : short_name(s.demangled);
+    s.value = merged.value;
+    s.size = merged.size;
+    s.global = merged.global;
+    functions_.push_back(std::move(s));
+    i = j;
+  }
+}
+
+void ElfImage::read_dynamic() {
+  Elf* elf = handle_.elf();
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || sh.sh_entsize == 0) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data) continue;
+    size_t count = sh.sh_size / sh.sh_entsize;
+    for (size_t i = 0; i < count; ++i) {
+      GElf_Dyn dyn;
+      if (!gelf_getdyn(data, int(i), &dyn)) continue;
+      if (dyn.d_tag == DT_NULL) break;
+      if (dyn.d_tag != DT_NEEDED) continue;
+      const char* name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
+      if (name) needed_.emplace_back(name);
+    }
+  }
+}
+
+const Symbol* ElfImage::function_at(uint64_t vaddr) const {
+  auto it = std::upper_bound(functions_.begin(), functions_.end(), vaddr,
+                             [](uint64_t a, const Symbol& s) { return a < s.value; });
+  if (it == functions_.begin()) return nullptr;
+  // Symbols starting at the greatest value <= vaddr; prefer a global one that covers vaddr.
+  uint64_t start = std::prev(it)->value;
+  const Symbol* best = nullptr;
+  for (auto s = std::prev(it);; --s) {
+    if (s->value != start) break;
+    bool covers = vaddr < s->value + std::max<uint64_t>(s->size, 1);
+    if (covers && (!best || (s->global && !best->global))) best = &*s;
+    if (s == functions_.begin()) break;
+  }
+  return best;
+}
+
+const LineTable& ElfImage::lines() const {
+  std::call_once(lines_once_, [this] {
+    std::vector<AddressRange> code;
+    for (const auto& seg : segments_) {
+      if (seg.exec) code.push_back(AddressRange{seg.vaddr, seg.vaddr + seg.memsz});
+    }
+    lines_ = LineTable::read(handle_.elf(), code);
+  });
+  return lines_;
+}
+
+bool ElfImage::has_line_info() const {
+  return find_section(handle_.elf(), ".debug_line") != nullptr && !lines().empty();
+}
+
+std::vector<uint64_t> ElfImage::line_addresses(std::string_view file, unsigned line,
+                                               unsigned* used_line) const {
+  return lines().addresses(file, line, used_line);
+}
+
+std::optional<std::string> ElfImage::source_of(uint64_t vaddr) const { return lines().source_of(vaddr); }
+
+bool ElfImage::imports(std::string_view symbol) const { return imports_.count(std::string(symbol)) != 0; }
+
+}  // namespace roofprof::symbolizer

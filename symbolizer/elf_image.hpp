@@ -1,0 +1,48 @@
+#pragma once
+// The libelf-backed ElfFile: symbols and segments read at open, DWARF lines on first use.
+#include <mutex>
+#include <unordered_set>
+
+#include "symbolizer/elf_file.hpp"
+#include "symbolizer/elf_handle.hpp"
+#include "symbolizer/line_table.hpp"
+
+namespace roofprof::symbolizer {
+
+class ElfImage final : public ElfFile {
+ public:
+  explicit ElfImage(const std::string& path);
+
+  const std::string& path() const override { return path_; }
+  bool is_dyn() const override { return handle_.header().e_type == ET_DYN; }
+  uint64_t entry() const override { return handle_.header().e_entry; }
+  const std::vector<Segment>& segments() const override { return segments_; }
+  const std::vector<Symbol>& functions() const override { return functions_; }
+  const Symbol* function_at(uint64_t vaddr) const override;
+  bool has_line_info() const override;
+  std::vector<uint64_t> line_addresses(std::string_view file, unsigned line,
+                                       unsigned* used_line) const override;
+  std::optional<std::string> source_of(uint64_t vaddr) const override;
+  bool imports(std::string_view symbol) const override;
+  const std::vector<std::string>& needed() const override { return needed_; }
+  bool has_interp() const override { return has_interp_; }
+
+ private:
+  void read_segments();
+  void read_symbols();
+  void read_dynamic();
+  const LineTable& lines() const;
+
+  std::string path_;
+  ElfHandle handle_;
+  std::vector<Segment> segments_;
+  std::vector<Symbol> functions_;
+  std::unordered_set<std::string> imports_;
+  std::vector<std::string> needed_;
+  bool has_interp_ = false;
+
+  mutable std::once_flag lines_once_;
+  mutable LineTable lines_;
+};
+
+}  // namespace roofprof::symbolizer
