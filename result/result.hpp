@@ -3,29 +3,31 @@
 // versioned and documented in docs/result-schema.md. Unknown quantities are null, never 0.
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace roofprof::result {
 
 inline constexpr int kSchemaVersion = 1;
 
 struct Site {
-  std::string module;  // path of the ELF file
-  uint64_t offset = 0; // link-time address in that module
-  std::string symbol;  // symbol at the site, "" when none
-  std::string role;    // "entry" (function), "start" / "stop" (span)
+  std::string module;   // path of the ELF file
+  uint64_t offset = 0;  // link-time address in that module
+  std::string symbol;   // symbol at the site, "" when none
+  std::string role;     // "entry" (function), "start" / "stop" (span)
+  bool operator==(const Site&) const = default;
 };
 
 struct Stats {  // seconds
   double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
+  bool operator==(const Stats&) const = default;
 };
 
 struct Bytes {
   std::optional<double> read, write;
+  bool operator==(const Bytes&) const = default;
 };
 
 struct Region {
@@ -39,47 +41,55 @@ struct Region {
   std::map<std::string, double> counters;  // event name -> total
   bool counters_multiplexed = false;       // counters are scaled estimates
   uint64_t threads = 0;                    // distinct threads that entered
-  std::map<std::string, uint64_t> closed_by;  // close reason -> instances ("return", "longjmp", ...)
-  std::optional<double> flops;                  // W; null when no backend measured it
-  std::map<std::string, double> flops_by_class; // dp_scalar, dp_128, dp_256, dp_512, sp_...
-  std::map<std::string, Bytes> bytes;           // L1, L2, L3, DRAM
+  std::map<std::string, uint64_t>
+      closed_by;                // close reason -> instances ("return", "longjmp", ...)
+  std::optional<double> flops;  // W; null when no backend measured it
+  std::map<std::string, double> flops_by_class;  // dp_scalar, dp_128, dp_256, dp_512, sp_...
+  std::map<std::string, Bytes> bytes;            // L1, L2, L3, DRAM
   std::optional<double> instructions;
-  // Which backend produced each quantity: "time" -> "clock", "counters" -> "perf", "flops" -> "emul" ...
+  // Which backend produced each quantity: "time" -> "clock", "counters" -> "perf", "flops" ->
+  // "emul" ... A key "counters.EVENT" overrides "counters" for one event.
   std::map<std::string, std::string> sources;
+  bool operator==(const Region&) const = default;
 };
 
 struct Host {
   std::string hostname, kernel, cpu_model, cpu_vendor;
-  int logical_cpus = 0;
-  std::string pmu;  // detected PMU model, "" when none
+  std::optional<int> logical_cpus;  // online CPUs; null when unknown
+  std::string pmu;                  // detected PMU model, "" when none
+  bool operator==(const Host&) const = default;
 };
 
 struct Run {
   int schema = kSchemaVersion;
   std::string tool_version;
   std::vector<std::string> command;
-  std::optional<int> pid;           // attached process (--pid)
-  std::optional<int> exit_status;   // program's exit code
-  std::optional<int> term_signal;   // signal that killed the program
-  bool complete = true;             // false when roofprof was interrupted or detached early
-  std::string backend;              // "perf", "emul", "time"
-  std::string scope;                // "process" | "thread"
+  std::optional<int> pid;          // attached process (--pid)
+  std::optional<int> exit_status;  // program's exit code
+  std::optional<int> term_signal;  // signal that killed the program
+  bool complete = true;            // false when roofprof was interrupted or detached early
+  std::string backend;             // "perf", "emul", "time"
+  std::string scope;               // "process" | "thread"
   int repeat = 1;
-  double wall_time_s = 0;           // the program's whole run (sum over repeats)
+  double wall_time_s = 0;  // the program's whole run (sum over repeats)
   Host host;
   std::vector<std::string> events;  // counter names, in order
   std::vector<Region> regions;
   std::vector<std::string> warnings;
+  bool operator==(const Run&) const = default;
 };
 
 nlohmann::json to_json(const Run& run);
-Run from_json(const nlohmann::json& j);  // throws UserError on a malformed or newer-schema file
+// Throws UserError on a malformed or newer-schema document; the message names the member
+// ("regions[2].calls: expected ...") but not the file (read_file adds it).
+Run from_json(const nlohmann::json& j);
 
 // Writes atomically (temporary file in the same directory, fsync, rename). An existing file
 // at `path` is kept as `path.old`. Throws UserError when the directory is not writable.
 void write_atomic(const Run& run, const std::string& path);
 Run read_file(const std::string& path);  // UserError: unreadable, not JSON, wrong schema
 
+// This machine: uname, /proc/cpuinfo, sysconf. `pmu` is left empty (PMU detection fills it).
 Host describe_host();
 
 }  // namespace roofprof::result

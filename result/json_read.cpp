@@ -1,0 +1,135 @@
+// JSON -> Run (schema version 1, docs/result-schema.md). Every member the schema lists must be
+// present (null where the schema allows it); members this version does not know are ignored.
+#include <string>
+
+#include "common/error.hpp"
+#include "result/json_node.hpp"
+#include "result/result.hpp"
+
+namespace roofprof::result {
+namespace {
+
+std::vector<std::string> strings(const JsonNode& n) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n.size(); ++i) out.push_back(n.element(i).string());
+  return out;
+}
+
+template <class F>
+void for_each_member(const JsonNode& n, F&& f) {
+  for (const auto& [key, value] : n.object().items()) f(key, JsonNode(value, n.path() + "." + key));
+}
+
+Site read_site(const JsonNode& n) {
+  Site s;
+  s.module = n.member("module").string();
+  s.offset = n.member("offset").count();
+  s.symbol = n.member("symbol").string();
+  s.role = n.member("role").string();
+  return s;
+}
+
+std::optional<Stats> read_stats(const JsonNode& n) {
+  if (n.is_null()) return std::nullopt;
+  Stats s;
+  s.min = n.member("min").number();
+  s.q1 = n.member("q1").number();
+  s.median = n.member("median").number();
+  s.q3 = n.member("q3").number();
+  s.max = n.member("max").number();
+  if (!(s.min <= s.q1 && s.q1 <= s.median && s.median <= s.q3 && s.q3 <= s.max))
+    n.fail("expected min <= q1 <= median <= q3 <= max");
+  return s;
+}
+
+std::map<std::string, double> read_numbers(const JsonNode& n) {
+  std::map<std::string, double> out;
+  for_each_member(n, [&](const std::string& k, const JsonNode& v) { out[k] = v.number(); });
+  return out;
+}
+
+std::map<std::string, Bytes> read_bytes(const JsonNode& n) {
+  std::map<std::string, Bytes> out;
+  for_each_member(n, [&](const std::string& level, const JsonNode& v) {
+    out[level] = Bytes{v.member("read").number_or_null(), v.member("write").number_or_null()};
+  });
+  return out;
+}
+
+Region read_region(const JsonNode& n) {
+  Region r;
+  r.name = n.member("name").string();
+  r.kind = n.member("kind").string();
+  r.spec = n.member("spec").string();
+  JsonNode locations = n.member("locations");
+  for (size_t i = 0; i < locations.size(); ++i)
+    r.locations.push_back(read_site(locations.element(i)));
+  r.calls = n.member("calls").count();
+  r.time_s = n.member("time_s").number();
+  r.time_per_call_s = read_stats(n.member("time_per_call_s"));
+  r.counters = read_numbers(n.member("counters"));
+  r.counters_multiplexed = n.member("counters_multiplexed").boolean();
+  r.threads = n.member("threads").count();
+  for_each_member(n.member("closed_by"),
+                  [&](const std::string& k, const JsonNode& v) { r.closed_by[k] = v.count(); });
+  r.flops = n.member("flops").number_or_null();
+  r.flops_by_class = read_numbers(n.member("flops_by_class"));
+  r.bytes = read_bytes(n.member("bytes"));
+  r.instructions = n.member("instructions").number_or_null();
+  for_each_member(n.member("sources"),
+                  [&](const std::string& k, const JsonNode& v) { r.sources[k] = v.string(); });
+  return r;
+}
+
+Host read_host(const JsonNode& n) {
+  Host h;
+  h.hostname = n.member("hostname").string();
+  h.kernel = n.member("kernel").string();
+  h.cpu_model = n.member("cpu_model").string();
+  h.cpu_vendor = n.member("cpu_vendor").string();
+  h.logical_cpus = n.member("logical_cpus").integer_or_null();
+  h.pmu = n.member("pmu").string();
+  return h;
+}
+
+int read_schema(const JsonNode& doc) {
+  if (!doc.value().is_object() || !doc.value().contains("schema"))
+    throw UserError("not a roofprof result (no \"schema\" member at the top level)");
+  int schema = doc.member("schema").integer();
+  if (schema > kSchemaVersion)
+    throw UserError("result schema " + std::to_string(schema) +
+                    " is newer than this roofprof understands (" + std::to_string(kSchemaVersion) +
+                    "); use a newer roofprof to read it");
+  if (schema < 1) doc.member("schema").fail("schema version must be 1 or more");
+  return schema;
+}
+
+}  // namespace
+
+Run from_json(const nlohmann::json& j) {
+  JsonNode doc(j, "");
+  Run run;
+  run.schema = read_schema(doc);
+  JsonNode tool = doc.member("tool");
+  tool.member("name").string();
+  run.tool_version = tool.member("version").string();
+  run.command = strings(doc.member("command"));
+  run.pid = doc.member("pid").integer_or_null();
+  run.exit_status = doc.member("exit_status").integer_or_null();
+  run.term_signal = doc.member("term_signal").integer_or_null();
+  run.complete = doc.member("complete").boolean();
+  run.backend = doc.member("backend").string();
+  run.scope = doc.member("scope").string();
+  run.repeat = doc.member("repeat").integer();
+  if (run.repeat < 1) doc.member("repeat").fail("expected 1 or more");
+  run.wall_time_s = doc.member("wall_time_s").number();
+  run.host = read_host(doc.member("host"));
+  run.events = strings(doc.member("events"));
+  JsonNode regions = doc.member("regions");
+  for (size_t i = 0; i < regions.size(); ++i)
+    run.regions.push_back(read_region(regions.element(i)));
+  run.warnings = strings(doc.member("warnings"));
+  return run;
+}
+
+}  // namespace roofprof::result

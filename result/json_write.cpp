@@ -1,0 +1,131 @@
+// Run -> JSON (schema version 1, docs/result-schema.md). Unknown values are written as null.
+#include "result/json_write.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "result/result.hpp"
+
+namespace roofprof::result {
+namespace {
+
+// Every number in a result is finite; a NaN or infinity is a bug in whoever filled the Run
+// (JSON has no way to write it, and nlohmann would silently turn it into null).
+double finite(double v, const std::string& where) {
+  if (!std::isfinite(v))
+    throw std::invalid_argument("result::to_json: " + where + " is not a finite number");
+  return v;
+}
+
+template <class J>
+J optional_number(const std::optional<double>& v, const std::string& where) {
+  return v ? J(finite(*v, where)) : J(nullptr);
+}
+
+template <class J>
+J optional_int(const std::optional<int>& v) {
+  return v ? J(*v) : J(nullptr);
+}
+
+template <class J>
+J number_map(const std::map<std::string, double>& m, const std::string& where) {
+  J out = J::object();
+  for (const auto& [k, v] : m) out[k] = finite(v, where + "." + k);
+  return out;
+}
+
+template <class J>
+J site_json(const Site& s) {
+  return J{{"module", s.module}, {"offset", s.offset}, {"symbol", s.symbol}, {"role", s.role}};
+}
+
+template <class J>
+J stats_json(const std::optional<Stats>& s, const std::string& where) {
+  if (!s) return J(nullptr);
+  return J{{"min", finite(s->min, where + ".min")},
+           {"q1", finite(s->q1, where + ".q1")},
+           {"median", finite(s->median, where + ".median")},
+           {"q3", finite(s->q3, where + ".q3")},
+           {"max", finite(s->max, where + ".max")}};
+}
+
+template <class J>
+J bytes_json(const std::map<std::string, Bytes>& m, const std::string& where) {
+  J out = J::object();
+  for (const auto& [level, b] : m)
+    out[level] = J{{"read", optional_number<J>(b.read, where + "." + level + ".read")},
+                   {"write", optional_number<J>(b.write, where + "." + level + ".write")}};
+  return out;
+}
+
+template <class J>
+J region_json(const Region& r, const std::string& where) {
+  J locations = J::array();
+  for (const auto& s : r.locations) locations.push_back(site_json<J>(s));
+  J closed_by = J::object();
+  for (const auto& [reason, n] : r.closed_by) closed_by[reason] = n;
+  J sources = J::object();
+  for (const auto& [quantity, backend] : r.sources) sources[quantity] = backend;
+  return J{
+      {"name", r.name},
+      {"kind", r.kind},
+      {"spec", r.spec},
+      {"locations", std::move(locations)},
+      {"calls", r.calls},
+      {"time_s", finite(r.time_s, where + ".time_s")},
+      {"time_per_call_s", stats_json<J>(r.time_per_call_s, where + ".time_per_call_s")},
+      {"counters", number_map<J>(r.counters, where + ".counters")},
+      {"counters_multiplexed", r.counters_multiplexed},
+      {"threads", r.threads},
+      {"closed_by", std::move(closed_by)},
+      {"flops", optional_number<J>(r.flops, where + ".flops")},
+      {"flops_by_class", number_map<J>(r.flops_by_class, where + ".flops_by_class")},
+      {"bytes", bytes_json<J>(r.bytes, where + ".bytes")},
+      {"instructions", optional_number<J>(r.instructions, where + ".instructions")},
+      {"sources", std::move(sources)},
+  };
+}
+
+template <class J>
+J host_json(const Host& h) {
+  return J{{"hostname", h.hostname},
+           {"kernel", h.kernel},
+           {"cpu_model", h.cpu_model},
+           {"cpu_vendor", h.cpu_vendor},
+           {"logical_cpus", optional_int<J>(h.logical_cpus)},
+           {"pmu", h.pmu}};
+}
+
+}  // namespace
+
+template <class J>
+J build_json(const Run& run) {
+  J regions = J::array();
+  for (size_t i = 0; i < run.regions.size(); ++i)
+    regions.push_back(region_json<J>(run.regions[i], "regions[" + std::to_string(i) + "]"));
+  return J{
+      {"schema", run.schema},
+      {"tool", J{{"name", "roofprof"}, {"version", run.tool_version}}},
+      {"command", run.command},
+      {"pid", optional_int<J>(run.pid)},
+      {"exit_status", optional_int<J>(run.exit_status)},
+      {"term_signal", optional_int<J>(run.term_signal)},
+      {"complete", run.complete},
+      {"backend", run.backend},
+      {"scope", run.scope},
+      {"repeat", run.repeat},
+      {"wall_time_s", finite(run.wall_time_s, "wall_time_s")},
+      {"host", host_json<J>(run.host)},
+      {"events", run.events},
+      {"regions", std::move(regions)},
+      {"warnings", run.warnings},
+  };
+}
+
+template nlohmann::json build_json<nlohmann::json>(const Run&);
+template nlohmann::ordered_json build_json<nlohmann::ordered_json>(const Run&);
+
+nlohmann::json to_json(const Run& run) { return build_json<nlohmann::json>(run); }
+
+}  // namespace roofprof::result

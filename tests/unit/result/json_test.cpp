@@ -1,0 +1,167 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "common/error.hpp"
+#include "result/result.hpp"
+#include "tests/unit/result/sample_run.hpp"
+
+namespace roofprof::result {
+namespace {
+
+using nlohmann::json;
+
+result::Run through_text(const result::Run& run) {
+  return from_json(json::parse(to_json(run).dump()));
+}
+
+TEST(ResultJson, RoundTripKeepsEveryFieldExactly) {
+  result::Run run = samples::sample_run();
+  result::Run back = through_text(run);
+  EXPECT_EQ(back, run);
+  // Field by field as well, so that a failure says which one.
+  EXPECT_EQ(back.command, run.command);
+  EXPECT_EQ(back.pid, std::nullopt);
+  EXPECT_EQ(back.exit_status, std::nullopt);
+  EXPECT_EQ(back.term_signal, 11);
+  EXPECT_EQ(back.wall_time_s, run.wall_time_s);
+  EXPECT_EQ(back.host, run.host);
+  ASSERT_EQ(back.regions.size(), 2u);
+  EXPECT_EQ(back.regions[0].calls, run.regions[0].calls);
+  EXPECT_EQ(back.regions[0].time_s, 1.0 / 3.0);
+  EXPECT_EQ(back.regions[0].time_per_call_s, run.regions[0].time_per_call_s);
+  EXPECT_EQ(back.regions[0].bytes, run.regions[0].bytes);
+  EXPECT_EQ(back.regions[1].time_per_call_s, std::nullopt);
+  EXPECT_EQ(back.regions[1].flops, std::nullopt);
+  EXPECT_EQ(back.regions[1].instructions, 0.0);
+  EXPECT_EQ(back.warnings, run.warnings);
+}
+
+TEST(ResultJson, RoundTripOfDefaultRun) {
+  result::Run run;
+  EXPECT_EQ(through_text(run), run);
+}
+
+TEST(ResultJson, UnknownIsNullNeverZero) {
+  json j = to_json(samples::sample_run());
+  EXPECT_TRUE(j["pid"].is_null());
+  EXPECT_TRUE(j["exit_status"].is_null());
+  EXPECT_EQ(j["term_signal"], 11);
+  const json& span = j["regions"][1];
+  EXPECT_TRUE(span["time_per_call_s"].is_null());
+  EXPECT_TRUE(span["flops"].is_null());
+  EXPECT_EQ(span["instructions"], 0.0);
+  EXPECT_FALSE(span["instructions"].is_null());
+  const json& dgemm = j["regions"][0];
+  EXPECT_TRUE(dgemm["instructions"].is_null());
+  EXPECT_EQ(dgemm["bytes"]["DRAM"]["read"], 1.25e8);
+  EXPECT_TRUE(dgemm["bytes"]["DRAM"]["write"].is_null());
+  EXPECT_TRUE(dgemm["bytes"]["L1"]["read"].is_null());
+  result::Run no_cpus;
+  EXPECT_TRUE(to_json(no_cpus)["host"]["logical_cpus"].is_null());
+}
+
+TEST(ResultJson, LayoutOfTopLevelAndRegion) {
+  json j = to_json(samples::sample_run());
+  EXPECT_EQ(j["schema"], kSchemaVersion);
+  EXPECT_EQ(j["tool"], (json{{"name", "roofprof"}, {"version", "0.1.0"}}));
+  for (const char* key :
+       {"schema", "tool", "command", "pid", "exit_status", "term_signal", "complete", "backend",
+        "scope", "repeat", "wall_time_s", "host", "events", "regions", "warnings"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j.size(), 15u);
+  const json& r = j["regions"][0];
+  EXPECT_EQ(
+      r["time_per_call_s"],
+      (json{
+          {"min", 1e-9}, {"q1", 2.5e-6}, {"median", 3.14159e-3}, {"q3", 0.5}, {"max", 12345.678}}));
+  EXPECT_EQ(r["locations"][0]["offset"], 0x1f2e30u);
+  EXPECT_EQ(r["sources"]["flops"], "emul");
+  EXPECT_EQ(r["closed_by"]["longjmp"], 3u);
+}
+
+TEST(ResultJson, NonFiniteNumberIsAProducerBug) {
+  result::Run run = samples::sample_run();
+  run.regions[0].counters["task-clock"] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(to_json(run), std::invalid_argument);
+  run = samples::sample_run();
+  run.regions[1].flops = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(to_json(run), std::invalid_argument);
+}
+
+std::string error_of(const json& j) {
+  try {
+    from_json(j);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ResultJsonRead, NewerSchemaIsRejected) {
+  json j = to_json(samples::sample_run());
+  j["schema"] = kSchemaVersion + 1;
+  std::string msg = error_of(j);
+  EXPECT_NE(msg.find("schema 2 is newer"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("newer roofprof"), std::string::npos) << msg;
+}
+
+TEST(ResultJsonRead, NotAResult) {
+  EXPECT_NE(error_of(json::array()).find("not a roofprof result"), std::string::npos);
+  EXPECT_NE(error_of(json{{"regions", 1}}).find("not a roofprof result"), std::string::npos);
+  EXPECT_NE(error_of(json{{"schema", "1"}}).find("schema: expected an integer, found a string"),
+            std::string::npos);
+  EXPECT_NE(error_of(json{{"schema", 0}}).find("schema version must be 1"), std::string::npos);
+}
+
+TEST(ResultJsonRead, ErrorsNameTheMember) {
+  json j = to_json(samples::sample_run());
+  j["regions"][1]["calls"] = -1;
+  EXPECT_EQ(error_of(j),
+            "regions[1].calls: expected a non-negative integer, found a negative integer");
+
+  j = to_json(samples::sample_run());
+  j["regions"][0]["time_per_call_s"].erase("q3");
+  EXPECT_EQ(error_of(j), "regions[0].time_per_call_s: member \"q3\" is missing");
+
+  j = to_json(samples::sample_run());
+  j["regions"][0]["bytes"]["DRAM"]["read"] = "many";
+  EXPECT_EQ(error_of(j), "regions[0].bytes.DRAM.read: expected a number or null, found a string");
+
+  j = to_json(samples::sample_run());
+  j["regions"][0]["counters"]["task-clock"] = nullptr;
+  EXPECT_EQ(error_of(j), "regions[0].counters.task-clock: expected a number, found null");
+
+  j = to_json(samples::sample_run());
+  j["host"]["logical_cpus"] = 2.5;
+  EXPECT_EQ(error_of(j),
+            "host.logical_cpus: expected an integer or null, found a fractional number");
+
+  j = to_json(samples::sample_run());
+  j.erase("warnings");
+  EXPECT_EQ(error_of(j), "top level: member \"warnings\" is missing");
+
+  j = to_json(samples::sample_run());
+  j["repeat"] = 0;
+  EXPECT_EQ(error_of(j), "repeat: expected 1 or more");
+
+  j = to_json(samples::sample_run());
+  j["exit_status"] = 1ll << 40;
+  EXPECT_EQ(error_of(j), "exit_status: integer 1099511627776 is out of range");
+
+  j = to_json(samples::sample_run());
+  j["regions"][0]["time_per_call_s"]["min"] = 1e6;
+  EXPECT_EQ(error_of(j), "regions[0].time_per_call_s: expected min <= q1 <= median <= q3 <= max");
+}
+
+TEST(ResultJsonRead, UnknownMembersAreIgnored) {
+  json j = to_json(samples::sample_run());
+  j["added_later"] = {{"x", 1}};
+  j["regions"][0]["also_new"] = true;
+  EXPECT_EQ(from_json(j), samples::sample_run());
+}
+
+}  // namespace
+}  // namespace roofprof::result
