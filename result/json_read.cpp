@@ -67,7 +67,9 @@ Region read_region(const JsonNode& n) {
   r.calls = n.member("calls").count();
   r.time_s = n.member("time_s").number();
   r.time_per_call_s = read_stats(n.member("time_per_call_s"));
-  r.counters = read_numbers(n.member("counters"));
+  for_each_member(n.member("counters"), [&](const std::string& k, const JsonNode& v) {
+    r.counters[k] = v.number_or_null();
+  });
   r.counters_multiplexed = n.member("counters_multiplexed").boolean();
   r.threads = n.member("threads").count();
   for_each_member(n.member("closed_by"),

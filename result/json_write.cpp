@@ -18,14 +18,23 @@ double finite(double v, const std::string& where) {
   return v;
 }
 
+// A NaN in an optional is "not counted" (counters::kNotCounted) and is written as null.
 template <class J>
 J optional_number(const std::optional<double>& v, const std::string& where) {
-  return v ? J(finite(*v, where)) : J(nullptr);
+  return v && !std::isnan(*v) ? J(finite(*v, where)) : J(nullptr);
 }
 
 template <class J>
 J optional_int(const std::optional<int>& v) {
   return v ? J(*v) : J(nullptr);
+}
+
+template <class J>
+J optional_number_map(const std::map<std::string, std::optional<double>>& m,
+                      const std::string& where) {
+  J out = J::object();
+  for (const auto& [k, v] : m) out[k] = optional_number<J>(v, where + "." + k);
+  return out;
 }
 
 template <class J>
@@ -75,7 +84,7 @@ J region_json(const Region& r, const std::string& where) {
       {"calls", r.calls},
       {"time_s", finite(r.time_s, where + ".time_s")},
       {"time_per_call_s", stats_json<J>(r.time_per_call_s, where + ".time_per_call_s")},
-      {"counters", number_map<J>(r.counters, where + ".counters")},
+      {"counters", optional_number_map<J>(r.counters, where + ".counters")},
       {"counters_multiplexed", r.counters_multiplexed},
       {"threads", r.threads},
       {"closed_by", std::move(closed_by)},

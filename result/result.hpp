@@ -36,11 +36,13 @@ struct Region {
   std::string spec;  // as the user wrote it
   std::vector<Site> locations;
   uint64_t calls = 0;
-  double time_s = 0;                       // total over calls
-  std::optional<Stats> time_per_call_s;    // null when calls == 0
-  std::map<std::string, double> counters;  // event name -> total
-  bool counters_multiplexed = false;       // counters are scaled estimates
-  uint64_t threads = 0;                    // distinct threads that entered
+  double time_s = 0;                     // total over calls
+  std::optional<Stats> time_per_call_s;  // null when calls == 0
+  // event name -> total; null when the event was open but never got a counter (see
+  // counters::kNotCounted). Events a backend did not open are absent.
+  std::map<std::string, std::optional<double>> counters;
+  bool counters_multiplexed = false;  // counters are scaled estimates
+  uint64_t threads = 0;               // distinct threads that entered
   std::map<std::string, uint64_t>
       closed_by;                // close reason -> instances ("return", "longjmp", ...)
   std::optional<double> flops;  // W; null when no backend measured it

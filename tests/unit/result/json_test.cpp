@@ -82,9 +82,24 @@ TEST(ResultJson, LayoutOfTopLevelAndRegion) {
   EXPECT_EQ(r["closed_by"]["longjmp"], 3u);
 }
 
+TEST(ResultJson, NotCountedNaNIsWrittenAsNull) {
+  result::Run run = samples::sample_run();
+  run.regions[0].counters["page-faults"] = std::numeric_limits<double>::quiet_NaN();
+  run.regions[0].flops = std::numeric_limits<double>::quiet_NaN();
+  json j = to_json(run);
+  EXPECT_TRUE(j["regions"][0]["counters"]["page-faults"].is_null());
+  EXPECT_TRUE(j["regions"][0]["counters"]["cpu-migrations"].is_null());
+  EXPECT_EQ(j["regions"][0]["counters"]["context-switches"], 7.0);
+  EXPECT_TRUE(j["regions"][0]["flops"].is_null());
+  EXPECT_EQ(from_json(j).regions[0].counters.at("page-faults"), std::nullopt);
+}
+
 TEST(ResultJson, NonFiniteNumberIsAProducerBug) {
   result::Run run = samples::sample_run();
-  run.regions[0].counters["task-clock"] = std::numeric_limits<double>::quiet_NaN();
+  run.regions[0].time_s = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(to_json(run), std::invalid_argument);
+  run = samples::sample_run();
+  run.regions[0].flops_by_class["dp_128"] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(to_json(run), std::invalid_argument);
   run = samples::sample_run();
   run.regions[1].flops = std::numeric_limits<double>::infinity();
@@ -131,8 +146,9 @@ TEST(ResultJsonRead, ErrorsNameTheMember) {
   EXPECT_EQ(error_of(j), "regions[0].bytes.DRAM.read: expected a number or null, found a string");
 
   j = to_json(samples::sample_run());
-  j["regions"][0]["counters"]["task-clock"] = nullptr;
-  EXPECT_EQ(error_of(j), "regions[0].counters.task-clock: expected a number, found null");
+  j["regions"][0]["counters"]["task-clock"] = "3";
+  EXPECT_EQ(error_of(j),
+            "regions[0].counters.task-clock: expected a number or null, found a string");
 
   j = to_json(samples::sample_run());
   j["host"]["logical_cpus"] = 2.5;

@@ -28,7 +28,10 @@ inline Run sample_run() {
   dgemm.calls = 18446744073709551615ull;  // largest uint64
   dgemm.time_s = 1.0 / 3.0;
   dgemm.time_per_call_s = Stats{1e-9, 2.5e-6, 3.14159e-3, 0.5, 12345.678};
-  dgemm.counters = {{"task-clock", 123456789.0}, {"page-faults", 0.0}, {"context-switches", 7}};
+  dgemm.counters = {{"task-clock", 123456789.0},
+                    {"page-faults", 0.0},
+                    {"context-switches", 7},
+                    {"cpu-migrations", std::nullopt}};
   dgemm.counters_multiplexed = true;
   dgemm.threads = 8;
   dgemm.closed_by = {{"return", 90}, {"longjmp", 3}, {"crash", 1}};
