@@ -3,17 +3,19 @@
 #include <algorithm>
 #include <tuple>
 
+#include "common/error.hpp"
+#include "symbolizer/debug_file.hpp"
 #include "symbolizer/demangle.hpp"
 
 namespace roofprof::symbolizer {
-
-namespace {
 
 struct RawSymbol {
   std::string_view name;  // version suffix removed; points into libelf's mapped string table
   uint64_t value, size;
   bool global;
 };
+
+namespace {
 
 bool is_function(const GElf_Sym& sym) {
   int type = GELF_ST_TYPE(sym.st_info);
@@ -24,8 +26,23 @@ bool is_function(const GElf_Sym& sym) {
 
 ElfImage::ElfImage(const std::string& path) : path_(path), handle_(path) {
   read_segments();
-  read_symbols();
+  open_debug_file();
+  std::vector<RawSymbol> raw;
+  read_symbols(handle_.elf(), raw);
+  if (debug_) read_symbols(debug_->elf(), raw);
+  build_functions(raw);
   read_dynamic();
+}
+
+void ElfImage::open_debug_file() {
+  if (find_section(handle_.elf(), ".debug_line") && find_section(handle_.elf(), ".symtab")) return;
+  std::optional<std::string> debug = find_debug_file(handle_.elf(), path_);
+  if (!debug) return;
+  try {
+    debug_ = std::make_unique<ElfHandle>(*debug);
+  } catch (const UserError&) {
+    debug_.reset();
+  }
 }
 
 void ElfImage::read_segments() {
@@ -41,9 +58,7 @@ void ElfImage::read_segments() {
   }
 }
 
-void ElfImage::read_symbols() {
-  Elf* elf = handle_.elf();
-  std::vector<RawSymbol> raw;
+void ElfImage::read_symbols(Elf* elf, std::vector<RawSymbol>& raw) {
   for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)) continue;
@@ -58,7 +73,7 @@ void ElfImage::read_symbols() {
       if (!name || !*name) continue;
       std::string_view bare = strip_version(name);
       if (sym.st_shndx == SHN_UNDEF) {
-        if (sh.sh_type == SHT_DYNSYM) imports_.emplace(bare);
+        if (sh.sh_type == SHT_DYNSYM && elf == handle_.elf()) imports_.emplace(bare);
         continue;
       }
       if (!is_function(sym) || sym.st_value == 0) continue;
@@ -67,6 +82,9 @@ void ElfImage::read_symbols() {
                                                                    bind == STB_GNU_UNIQUE});
     }
   }
+}
+
+void ElfImage::build_functions(std::vector<RawSymbol>& raw) {
   std::sort(raw.begin(), raw.end(), [](const RawSymbol& a, const RawSymbol& b) {
     return std::tie(a.value, a.name) < std::tie(b.value, b.name);
   });
@@ -131,13 +149,16 @@ const LineTable& ElfImage::lines() const {
     for (const auto& seg : segments_) {
       if (seg.exec) code.push_back(AddressRange{seg.vaddr, seg.vaddr + seg.memsz});
     }
-    lines_ = LineTable::read(handle_.elf(), code);
+    Elf* dwarf = debug_ && find_section(debug_->elf(), ".debug_line") ? debug_->elf() : handle_.elf();
+    lines_ = LineTable::read(dwarf, code);
   });
   return lines_;
 }
 
 bool ElfImage::has_line_info() const {
-  return find_section(handle_.elf(), ".debug_line") != nullptr && !lines().empty();
+  bool has_dwarf = find_section(handle_.elf(), ".debug_line") != nullptr ||
+                   (debug_ && find_section(debug_->elf(), ".debug_line") != nullptr);
+  return has_dwarf && !lines().empty();
 }
 
 std::vector<uint64_t> ElfImage::line_addresses(std::string_view file, unsigned line,

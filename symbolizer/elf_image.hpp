@@ -1,5 +1,7 @@
 #pragma once
 // The libelf-backed ElfFile: symbols and segments read at open, DWARF lines on first use.
+// Symbols and lines also come from a separate debug file when one is installed.
+#include <memory>
 #include <mutex>
 #include <unordered_set>
 
@@ -8,6 +10,8 @@
 #include "symbolizer/line_table.hpp"
 
 namespace roofprof::symbolizer {
+
+struct RawSymbol;  // a symbol table entry before merging and demangling
 
 class ElfImage final : public ElfFile {
  public:
@@ -29,12 +33,15 @@ class ElfImage final : public ElfFile {
 
  private:
   void read_segments();
-  void read_symbols();
+  void open_debug_file();
+  void read_symbols(Elf* elf, std::vector<RawSymbol>& out);
+  void build_functions(std::vector<RawSymbol>& raw);
   void read_dynamic();
   const LineTable& lines() const;
 
   std::string path_;
   ElfHandle handle_;
+  std::unique_ptr<ElfHandle> debug_;  // separate debug file, when the file itself lacks DWARF
   std::vector<Segment> segments_;
   std::vector<Symbol> functions_;
   std::unordered_set<std::string> imports_;

@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
 #include "fixture_paths.hpp"
 #include "regions/spec.hpp"
+#include "symbolizer/debug_file.hpp"
+#include "symbolizer/elf_handle.hpp"
 #include "symbolizer/modules.hpp"
 
 namespace roofprof::symbolizer {
@@ -111,6 +114,55 @@ TEST(LinesWithoutDwarf, EmptyAnswers) {
   EXPECT_FALSE(elf->has_line_info());
   EXPECT_TRUE(elf->line_addresses("plain.c", 5).empty());
   EXPECT_EQ(elf->source_of(elf->entry()), std::nullopt);
+}
+
+}  // namespace
+}  // namespace roofprof::symbolizer
+
+namespace roofprof::symbolizer {
+namespace {
+
+TEST(SeparateDebugFile, FoundThroughDebuglink) {
+  auto full = ElfFile::open(test::fixture("sym_lines"));
+  auto split = ElfFile::open(test::fixture("sym_lines_split"));
+  // The stripped file alone has neither; they come from sym_lines_split.debug.
+  ASSERT_EQ(test::symbols_named(*split, "lines_work").size(), 1u);
+  EXPECT_EQ(test::symbols_named(*split, "lines_work")[0]->value, test::symbols_named(*full, "lines_work")[0]->value);
+  EXPECT_TRUE(split->has_line_info());
+  for (unsigned line = 1; line < 20; ++line) {
+    unsigned used_full = 0, used_split = 0;
+    EXPECT_EQ(split->line_addresses("lines.c", line, &used_split), full->line_addresses("lines.c", line, &used_full));
+    EXPECT_EQ(used_split, used_full);
+  }
+  EXPECT_EQ(split->functions().size(), full->functions().size());
+}
+
+TEST(SeparateDebugFile, AbsentMeansNoLines) {
+  auto plain = ElfFile::open(test::fixture("sym_plain_stripped"));
+  EXPECT_FALSE(plain->has_line_info());
+}
+
+TEST(SeparateDebugFile, BuildIdLookupComesFirst) {
+  ElfHandle split(test::fixture("sym_lines_split"));
+  std::string id = build_id(split.elf());
+  ASSERT_EQ(id.size(), 40u);  // sha1
+  EXPECT_EQ(id, build_id(ElfHandle(test::fixture("sym_lines")).elf()));
+
+  std::string root = ::testing::TempDir() + "roofprof_sym_debug_root";
+  std::string dir = root + "/.build-id/" + id.substr(0, 2);
+  std::filesystem::create_directories(dir);
+  std::string by_id = dir + "/" + id.substr(2) + ".debug";
+  std::filesystem::remove(by_id);
+  EXPECT_EQ(find_debug_file(split.elf(), test::fixture("sym_lines_split"), root),
+            test::fixture("sym_lines_split.debug"));  // through .gnu_debuglink
+  std::filesystem::copy_file(test::fixture("sym_lines_split.debug"), by_id);
+  EXPECT_EQ(find_debug_file(split.elf(), test::fixture("sym_lines_split"), root), by_id);
+  // A debug file of another build is ignored.
+  std::filesystem::remove(by_id);
+  std::filesystem::copy_file(test::fixture("sym_plain_pie"), by_id);
+  EXPECT_EQ(find_debug_file(split.elf(), test::fixture("sym_lines_split"), root),
+            test::fixture("sym_lines_split.debug"));
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace
