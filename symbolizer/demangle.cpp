@@ -125,6 +125,12 @@ std::string short_name(std::string_view demangled) {
   }
   size_t begin = space_before_open == std::string_view::npos ? 0 : space_before_open + 1;
   std::string out(s.substr(begin, last_open - begin));
+  // ABI tags are not part of the name a user writes: "f[abi:cxx11]" -> "f".
+  for (size_t tag = out.find("[abi:"); tag != std::string::npos; tag = out.find("[abi:", tag)) {
+    size_t close = out.find(']', tag);
+    if (close == std::string::npos) break;
+    out.erase(tag, close - tag + 1);
+  }
   return out + clones;
 }
 

@@ -11,6 +11,7 @@ std::string demangle(std::string_view name);
 
 // A demangled function name without its return type, parameter list and cv/ref qualifiers:
 // "int ns::add<int>(int, int)" -> "ns::add<int>", "ns::S::get() const" -> "ns::S::get".
+// ABI tags are dropped: "ns::name[abi:cxx11]() const" -> "ns::name".
 // Clone suffixes are kept ("f(int) [clone .cold]" -> "f [clone .cold]") so that compiler
 // fragments never look like the function itself. Names without a parameter list are returned
 // unchanged.

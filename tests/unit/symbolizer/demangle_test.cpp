@@ -45,6 +45,13 @@ TEST(ShortName, Operators) {
             "ns::operator< <int>");
 }
 
+TEST(ShortName, DropsAbiTags) {
+  EXPECT_EQ(short_name("ns::S::name[abi:cxx11]() const"), "ns::S::name");
+  EXPECT_EQ(short_name("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > "
+                       "ns::f[abi:cxx11]<int>(int)"),
+            "ns::f<int>");
+}
+
 TEST(ShortName, KeepsCloneSuffixes) {
   EXPECT_EQ(short_name("ns::f(int) [clone .cold]"), "ns::f [clone .cold]");
   EXPECT_EQ(short_name("ns::f(int) [clone .constprop.0] [clone .isra.0]"),
