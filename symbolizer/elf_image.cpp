@@ -132,11 +132,19 @@ const Symbol* ElfImage::function_at(uint64_t vaddr) const {
                              [](uint64_t a, const Symbol& s) { return a < s.value; });
   if (it == functions_.begin()) return nullptr;
   // Symbols starting at the greatest value <= vaddr; prefer a global one that covers vaddr.
+  // A symbol without size (hand-written assembly) runs up to the next symbol in its segment.
   uint64_t start = std::prev(it)->value;
+  auto same_segment = [&](uint64_t a, uint64_t b) {
+    for (const auto& seg : segments_) {
+      uint64_t end = seg.vaddr + seg.memsz;
+      if (a >= seg.vaddr && a < end) return b >= seg.vaddr && b < end;
+    }
+    return false;
+  };
   const Symbol* best = nullptr;
   for (auto s = std::prev(it);; --s) {
     if (s->value != start) break;
-    bool covers = vaddr < s->value + std::max<uint64_t>(s->size, 1);
+    bool covers = s->size != 0 ? vaddr < s->value + s->size : same_segment(s->value, vaddr);
     if (covers && (!best || (s->global && !best->global))) best = &*s;
     if (s == functions_.begin()) break;
   }

@@ -179,5 +179,13 @@ TEST(ElfFile, FunctionAt) {
   EXPECT_NE(after, f);
 }
 
+TEST(ElfFile, FunctionAtWithoutSizeRunsToTheNextSymbol) {
+  auto elf = ElfFile::open(fixture("sym_plain_pie"));
+  auto asm_fn = symbols_named(*elf, "sym_asm_nosize");
+  ASSERT_EQ(asm_fn.size(), 1u);
+  EXPECT_EQ(asm_fn[0]->size, 0u);
+  EXPECT_EQ(elf->function_at(asm_fn[0]->value + 2), asm_fn[0]);  // the ret
+}
+
 }  // namespace
 }  // namespace roofprof::symbolizer
