@@ -1,7 +1,136 @@
+// roofprof run: trace a program (or attach to one) and measure regions.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <fstream>
+#include <memory>
+
+#include "cli/assemble.hpp"
 #include "cli/command.hpp"
+#include "common/error.hpp"
+#include "counters/backend.hpp"
+#include "probes/plan.hpp"
+#include "regions/aggregate.hpp"
+#include "regions/spec.hpp"
+#include "report/summary.hpp"
+#include "result/result.hpp"
+#include "tracer/session.hpp"
+#include "tracer/wait_status.hpp"
+
 namespace roofprof::cli {
-Runner setup_run(CLI::App& sub) {
-  (void)sub;
-  return [] { return 0; };
+
+namespace {
+
+struct RunOptions {
+  std::vector<std::string> regions;
+  std::vector<std::string> spans;
+  std::string output = "roofprof.json";
+  int pid = 0;
+  bool follow_fork = false;
+  std::string scope = "process";
+  int repeat = 1;
+  std::string backend = "auto";
+  std::vector<std::string> events;
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+std::vector<std::string> cmdline_of(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::vector<std::string> out;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) out.push_back(arg);
+  return out;
 }
+
+std::unique_ptr<counters::Backend> make_backend(const RunOptions& o, std::string& name) {
+  if (o.backend == "time") {
+    name = "time";
+    return counters::make_null_backend();
+  }
+  if (o.backend == "emul")
+    throw UserError("--backend emul is not available in this build yet; use --backend perf or time");
+  name = "perf";
+  return counters::make_perf_software_backend(o.events);
+}
+
+int run(const RunOptions& o) {
+  std::vector<regions::RegionSpec> specs;
+  for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
+  for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
+  if (specs.empty())
+    throw UserError("no region given: add --region FUNCTION or --span NAME=START..STOP (see roofprof run --help)");
+  if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
+  if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
+  if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
+
+  std::string backend_name;
+  auto backend = make_backend(o, backend_name);
+  probes::Planner planner(specs);
+  regions::Aggregator agg;
+
+  tracer::SessionOptions so;
+  so.argv = o.command;
+  so.attach_pid = o.pid;
+  so.follow_fork = o.follow_fork;
+  so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
+  tracer::Session::install_interrupt_handlers();
+
+  result::Run res;
+  res.tool_version = ROOFPROF_VERSION;
+  res.command = o.pid ? cmdline_of(o.pid) : o.command;
+  if (o.pid) res.pid = o.pid;
+  res.backend = backend_name;
+  res.scope = o.scope;
+  res.repeat = o.repeat;
+  res.host = result::describe_host();
+  for (const auto& e : backend->events()) res.events.push_back(e.name);
+
+  tracer::SessionOutcome last;
+  for (int r = 0; r < o.repeat; ++r) {
+    tracer::Session session(so, *backend, planner, [&](regions::Instance&& inst) { agg.add(inst); });
+    last = session.run();
+    res.wall_time_s += last.wall_time_s;
+    for (auto& w : last.warnings) res.warnings.push_back(w);
+    if (!last.complete) break;  // interrupted: keep what was measured, do not start again
+  }
+  res.exit_status = last.exit_status;
+  res.term_signal = last.term_signal;
+  res.complete = last.complete;
+  res.regions = assemble_regions(planner, agg, backend->events(), backend_name);
+  result::write_atomic(res, o.output);
+  if (!o.quiet) {
+    report::print_summary(res, stderr);
+    std::fprintf(stderr, "roofprof: results in %s\n", o.output.c_str());
+  }
+  if (last.term_signal) {
+    std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
+    return 128 + *last.term_signal;
+  }
+  return last.exit_status.value_or(0);
+}
+
+}  // namespace
+
+Runner setup_run(CLI::App& sub) {
+  auto o = std::make_shared<RunOptions>();
+  sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
+      ->take_all();
+  sub.add_option("--span", o->spans, "span region NAME=START..STOP (symbols, FILE:LINE or addresses)");
+  sub.add_option("-o,--output", o->output, "result file (an existing one is kept as FILE.old)");
+  sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
+  sub.add_flag("--follow-fork", o->follow_fork, "measure child processes too");
+  sub.add_option("--scope", o->scope, "counts of the whole process or of the entering thread only")
+      ->check(CLI::IsMember({"process", "thread"}));
+  sub.add_option("--repeat", o->repeat, "run the program N times and aggregate")->check(CLI::PositiveNumber);
+  sub.add_option("--backend", o->backend, "how to count: auto, perf, emul or time")
+      ->check(CLI::IsMember({"auto", "perf", "emul", "time"}));
+  sub.add_option("--events,-e", o->events, "perf events to count (default: task-clock,page-faults,context-switches)")
+      ->delimiter(',');
+  sub.add_flag("--quiet,-q", o->quiet, "no summary on stderr");
+  sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
+  return [o] { return run(*o); };
+}
+
 }  // namespace roofprof::cli

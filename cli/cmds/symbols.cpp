@@ -1,7 +1,69 @@
+// roofprof symbols: which functions could be regions, in the executable and every library
+// it loads (the program is started, stopped at its entry point and killed).
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+
 #include "cli/command.hpp"
+#include "common/error.hpp"
+#include "common/strings.hpp"
+#include "counters/backend.hpp"
+#include "probes/plan.hpp"
+#include "tracer/session.hpp"
+
 namespace roofprof::cli {
-Runner setup_symbols(CLI::App& sub) {
-  (void)sub;
-  return [] { return 0; };
+
+namespace {
+
+struct SymbolsOptions {
+  std::string match;
+  int pid = 0;
+  std::vector<std::string> command;
+};
+
+bool matches(const std::string& pattern, const symbolizer::Symbol& s) {
+  if (pattern.empty()) return true;
+  if (has_glob_chars(pattern)) return glob_match(pattern, s.demangled) || glob_match(pattern, s.name);
+  return s.demangled.find(pattern) != std::string::npos || s.name.find(pattern) != std::string::npos;
 }
+
+int run(const SymbolsOptions& o) {
+  if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
+  auto backend = counters::make_null_backend();
+  probes::Planner planner({});
+  tracer::SessionOptions so;
+  so.argv = o.command;
+  so.attach_pid = o.pid;
+  so.stop_at_entry = true;
+  tracer::Session session(so, *backend, planner, [](regions::Instance&&) {});
+  auto outcome = session.run();
+  size_t total = 0;
+  for (const auto& m : outcome.modules) {
+    std::vector<const symbolizer::Symbol*> hits;
+    for (const auto& s : m.elf->functions())
+      if (matches(o.match, s)) hits.push_back(&s);
+    if (hits.empty()) continue;
+    std::printf("%s\n", m.path.c_str());
+    for (const auto* s : hits) {
+      std::printf("  %#10llx  %s", static_cast<unsigned long long>(s->value), s->demangled.c_str());
+      if (s->demangled != s->name) std::printf("  [%s]", s->name.c_str());
+      std::printf("\n");
+    }
+    total += hits.size();
+  }
+  std::fprintf(stderr, "roofprof: %zu functions in %zu modules%s\n", total, outcome.modules.size(),
+               o.match.empty() ? "" : fmt::format(" match '{}'", o.match).c_str());
+  return 0;
+}
+
+}  // namespace
+
+Runner setup_symbols(CLI::App& sub) {
+  auto o = std::make_shared<SymbolsOptions>();
+  sub.add_option("--match,-m", o->match, "substring or glob of the names to list");
+  sub.add_option("--pid,-p", o->pid, "list the modules of a running process");
+  sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
+  return [o] { return run(*o); };
+}
+
 }  // namespace roofprof::cli

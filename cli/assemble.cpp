@@ -1,0 +1,48 @@
+#include "cli/assemble.hpp"
+
+#include <set>
+#include <tuple>
+
+namespace roofprof::cli {
+
+std::vector<result::Region> assemble_regions(const probes::Planner& planner, const regions::Aggregator& agg,
+                                             const std::vector<counters::EventInfo>& events,
+                                             const std::string& counter_source) {
+  std::vector<result::Region> out;
+  const auto& infos = planner.regions();
+  for (size_t id = 0; id < infos.size(); ++id) {
+    const auto& info = infos[id];
+    result::Region r;
+    r.name = info.name;
+    r.kind = info.kind == regions::RegionKind::Function ? "function" : "span";
+    r.spec = info.spec;
+    // A site is planned again in every run of --repeat; list it once.
+    std::set<std::tuple<std::string, uint64_t, std::string>> seen;
+    for (const auto& s : info.sites) {
+      std::string role = probes::to_string(s.role);
+      if (!seen.emplace(s.module, s.address, role).second) continue;
+      r.locations.push_back(result::Site{s.module, s.address, s.symbol, role});
+    }
+    for (const char* level : {"L1", "L2", "L3", "DRAM"}) r.bytes[level] = result::Bytes{};
+    r.sources["time"] = "clock";
+    auto it = agg.regions().find(regions::RegionId(id));
+    if (it != agg.regions().end()) {
+      const auto& a = it->second;
+      r.calls = a.calls;
+      r.time_s = a.time_s;
+      if (auto q = regions::quantiles(a.durations_s)) r.time_per_call_s = result::Stats{q->min, q->q1, q->median, q->q3, q->max};
+      r.counters_multiplexed = a.multiplexed;
+      r.threads = a.threads.size();
+      for (const auto& [reason, n] : a.closed_by) r.closed_by[regions::to_string(reason)] = n;
+      for (size_t e = 0; e < events.size() && e < a.counter_totals.size(); ++e)
+        r.counters[events[e].name] = counters::counted_value(a.counter_totals[e]);
+    } else {
+      for (const auto& e : events) r.counters[e.name] = 0.0;  // never entered: nothing counted
+    }
+    if (!events.empty()) r.sources["counters"] = counter_source;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace roofprof::cli

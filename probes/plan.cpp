@@ -1,0 +1,139 @@
+#include "probes/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "common/error.hpp"
+#include "common/strings.hpp"
+#include "symbolizer/modules.hpp"
+
+namespace roofprof::probes {
+
+using regions::Location;
+using regions::RegionKind;
+
+const char* to_string(SiteRole r) {
+  switch (r) {
+    case SiteRole::Entry: return "entry";
+    case SiteRole::SpanStart: return "start";
+    case SiteRole::SpanStop: return "stop";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string basename_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Does an address location name this module? "" = the main executable.
+bool address_in_module(const Location& loc, const symbolizer::ElfFile& elf, bool is_main) {
+  if (loc.module.empty()) return is_main;
+  std::string base = basename_of(elf.path());
+  return base == loc.module || elf.path() == loc.module || base.rfind(loc.module, 0) == 0;
+}
+
+}  // namespace
+
+Planner::Planner(std::vector<regions::RegionSpec> specs)
+    : specs_(std::move(specs)), spec_start_found_(specs_.size()), spec_stop_found_(specs_.size()) {
+  // Plain names and spans have one region each, known up front, in the order given.
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const auto& s = specs_[i];
+    if (s.kind == RegionKind::Span || !has_glob_chars(s.name)) region_for(i, s.name);
+  }
+}
+
+regions::RegionId Planner::region_for(size_t spec_index, const std::string& name) {
+  auto key = std::make_pair(spec_index, name);
+  auto it = by_spec_and_name_.find(key);
+  if (it != by_spec_and_name_.end()) return it->second;
+  auto id = regions::RegionId(regions_.size());
+  RegionInfo info;
+  info.name = name;
+  info.kind = specs_[spec_index].kind;
+  info.spec = specs_[spec_index].text;
+  regions_.push_back(std::move(info));
+  by_spec_and_name_.emplace(key, id);
+  return id;
+}
+
+void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
+                       const std::string& symbol, std::vector<PlannedProbe>& out) {
+  PlannedProbe p{id, role, module, addr, symbol};
+  regions_[id].sites.push_back(p);
+  out.push_back(std::move(p));
+}
+
+std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bool is_main) {
+  std::vector<PlannedProbe> out;
+  std::vector<const symbolizer::ElfFile*> one{&elf};
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const auto& spec = specs_[i];
+    if (spec.kind == RegionKind::Function) {
+      auto matches = symbolizer::match_functions(spec.start.symbol, one);
+      if (matches.empty()) continue;
+      bool glob = has_glob_chars(spec.start.symbol);
+      if (!glob && matches.size() > 1) {
+        std::string names;
+        for (const auto& m : matches) names += (names.empty() ? "" : ", ") + m.name;
+        throw UserError(fmt::format("region '{}' is ambiguous in {}: {}; give the full signature or a glob",
+                                    spec.text, basename_of(elf.path()), names));
+      }
+      for (const auto& m : matches) {
+        auto id = region_for(i, glob ? m.name : spec.name);
+        for (const auto& site : m.sites) add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
+      }
+      spec_start_found_[i] = true;
+      continue;
+    }
+    // Span: START and STOP may lie in different modules.
+    auto id = region_for(i, spec.name);
+    auto place = [&](const Location& loc, SiteRole role, std::vector<bool>& found) {
+      if (loc.kind == Location::Kind::Address && !address_in_module(loc, elf, is_main)) return;
+      for (const auto& site : symbolizer::resolve_location(loc, elf)) {
+        add_site(id, role, site.module.empty() ? elf.path() : site.module, site.address, site.symbol, out);
+        found[i] = true;
+      }
+    };
+    place(spec.start, SiteRole::SpanStart, spec_start_found_);
+    place(spec.stop, SiteRole::SpanStop, spec_stop_found_);
+  }
+  return out;
+}
+
+std::vector<std::string> Planner::check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
+                                                 bool more_may_load) const {
+  std::vector<std::string> warnings;
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const auto& spec = specs_[i];
+    std::vector<const Location*> missing;
+    if (!spec_start_found_[i]) missing.push_back(&spec.start);
+    if (spec.kind == RegionKind::Span && !spec_stop_found_[i]) missing.push_back(&spec.stop);
+    for (const Location* loc : missing) {
+      std::string what;
+      if (loc->kind == Location::Kind::Symbol) {
+        auto near = closest(loc->symbol, symbolizer::all_function_names(modules), 5);
+        std::string hint = near.empty() ? "" : fmt::format("; closest names: {}", fmt::join(near, ", "));
+        what = fmt::format("no function '{}' in the executable or its {} libraries{}", loc->symbol,
+                           modules.empty() ? 0 : modules.size() - 1, hint);
+      } else if (loc->kind == Location::Kind::FileLine) {
+        what = fmt::format("no code for {} in any module with debug info (build with -g?)", loc->text);
+      } else {
+        what = fmt::format("address {} is not in the code of {}", loc->text,
+                           loc->module.empty() ? "the executable" : loc->module);
+      }
+      if (more_may_load) {
+        warnings.push_back(fmt::format("region '{}': {} yet; watching libraries loaded later", spec.text, what));
+      } else {
+        throw UserError(fmt::format("unknown region '{}': {}", spec.text, what));
+      }
+    }
+  }
+  return warnings;
+}
+
+}  // namespace roofprof::probes

@@ -1,0 +1,62 @@
+#pragma once
+// Region specs -> probe sites, module by module, as modules load. Shared by every probe
+// mechanism (tracer breakpoints, preload hooks, the emulation tool), so a region means the
+// same thing whichever one measures it.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "regions/spec.hpp"
+#include "regions/tracker.hpp"
+#include "symbolizer/elf_file.hpp"
+
+namespace roofprof::probes {
+
+enum class SiteRole { Entry, SpanStart, SpanStop };
+const char* to_string(SiteRole r);
+
+struct PlannedProbe {
+  regions::RegionId region = 0;
+  SiteRole role = SiteRole::Entry;
+  std::string module;    // path
+  uint64_t address = 0;  // link-time address in `module`
+  std::string symbol;    // symbol at the site ("" for lines/addresses)
+};
+
+struct RegionInfo {
+  std::string name;
+  regions::RegionKind kind = regions::RegionKind::Function;
+  std::string spec;                 // as written by the user
+  std::vector<PlannedProbe> sites;  // every site placed so far
+};
+
+class Planner {
+ public:
+  explicit Planner(std::vector<regions::RegionSpec> specs);
+
+  // Probes to place in a module that just appeared (`is_main`: the executable, which is the
+  // module bare addresses refer to). New regions may be created (glob matches). Throws
+  // UserError when a plain name is ambiguous (lists the candidates).
+  std::vector<PlannedProbe> probes_for(const symbolizer::ElfFile& elf, bool is_main);
+
+  // Throws UserError for the first spec with no site so far, listing the closest names in
+  // `modules`. `more_may_load`: the program can still dlopen libraries; then unresolved specs
+  // only produce warnings (returned) and stay pending.
+  std::vector<std::string> check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
+                                          bool more_may_load) const;
+
+  const std::vector<RegionInfo>& regions() const { return regions_; }
+  const std::vector<regions::RegionSpec>& specs() const { return specs_; }
+
+ private:
+  regions::RegionId region_for(size_t spec_index, const std::string& name);
+  void add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
+                const std::string& symbol, std::vector<PlannedProbe>& out);
+
+  std::vector<regions::RegionSpec> specs_;
+  std::vector<RegionInfo> regions_;
+  std::map<std::pair<size_t, std::string>, regions::RegionId> by_spec_and_name_;
+  std::vector<bool> spec_start_found_, spec_stop_found_;
+};
+
+}  // namespace roofprof::probes

@@ -1,0 +1,112 @@
+#pragma once
+// A tracing session: launches (or attaches to) a program under ptrace, follows its threads
+// (and, if asked, its child processes), places probes as modules load, and turns probe hits
+// into region boundaries for the Tracker. One dispatcher routes every stop to one handler;
+// every resume goes through resume().
+#include <sys/user.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counters/backend.hpp"
+#include "probes/plan.hpp"
+#include "regions/tracker.hpp"
+#include "symbolizer/modules.hpp"
+#include "tracer/task.hpp"
+#include "tracer/wait_status.hpp"
+
+namespace roofprof::tracer {
+
+struct SessionOptions {
+  std::vector<std::string> argv;  // program to launch (empty when attaching)
+  pid_t attach_pid = 0;           // --pid
+  bool follow_fork = false;       // measure child processes too
+  regions::Scope scope = regions::Scope::Process;
+  bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
+};
+
+struct SessionOutcome {
+  std::optional<int> exit_status;  // the program's exit code
+  std::optional<int> term_signal;  // the signal that killed it
+  bool complete = true;            // false: interrupted or detached before the program ended
+  double wall_time_s = 0;
+  std::vector<std::string> warnings;
+  std::vector<symbolizer::LoadedModule> modules;  // modules at entry (stop_at_entry)
+};
+
+class Session : public regions::CountSource {
+ public:
+  Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner, regions::Tracker::Sink sink);
+  ~Session() override;
+  // Runs to the end. Throws UserError (after killing or detaching the program) on bad input.
+  SessionOutcome run();
+  // Counts in the run's scope (regions::CountSource).
+  CounterValues read(int pid, regions::Tid tid) override;
+
+  // SIGINT/SIGTERM handling for the whole roofprof process: the handlers only record the
+  // request; the session acts on it between stops.
+  static void install_interrupt_handlers();
+
+ private:
+  enum class How { Continue, Step, Listen };
+
+  // lifecycle (session.cpp)
+  void launch();
+  void attach();
+  void loop();
+  void dispatch(pid_t tid, WaitStatus ws);
+  void resume(Task& t, How how, int sig = 0);
+  void on_task_gone(Task& t, WaitStatus ws);
+  void on_ptrace_event(Task& t, int event);
+  void on_new_child(Task& parent, int event);
+  void adopt_initial_stop(Task& t);
+  void on_exec(Task& t);
+  void on_exit_event(Task& t);
+  void on_group_stop(Task& t, WaitStatus ws);
+  void on_signal(Task& t, int sig);
+  void on_sigtrap(Task& t, int sig);
+  void handle_interrupt();
+  void detach_all();
+  void kill_all();
+  void remove_task(Task& t);
+  Task* find_task(pid_t tid);
+  ThreadGroup& new_group(pid_t tgid, std::shared_ptr<AddressSpace> as, bool measured);
+  Task& new_task(ThreadGroup& g, pid_t tid);
+
+  // probes and regions (session_probes.cpp)
+  void on_breakpoint(Task& t);
+  void on_step_done(Task& t);
+  void handle_probes(Task& t, const std::vector<Probe>& probes, user_regs_struct& regs);
+  void start_longjmp_step(Task& t, const user_regs_struct& regs);
+  void continue_longjmp_step(Task& t, user_regs_struct& regs);
+  void close_unwound(Task& t, uint64_t sp, regions::CloseReason why);
+  void drop_returns(Task& t, uint64_t below_sp, bool all);
+  void execute_displaced(Task& t, TraceeAddr at, user_regs_struct& regs);
+  regions::Boundary boundary(const Task& t, uint64_t sp) const;
+
+  // modules (session_modules.cpp)
+  void scan_modules(Task& t);
+  void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  void initial_check(Task& t);
+  TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size);
+  std::vector<const symbolizer::ElfFile*> module_files(const ThreadGroup& g) const;
+
+  SessionOptions opts_;
+  counters::Backend& backend_;
+  probes::Planner& planner_;
+  regions::Tracker tracker_;
+  symbolizer::ElfCache elf_cache_;
+  std::map<pid_t, std::unique_ptr<ThreadGroup>> groups_;
+  std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
+  pid_t main_pid_ = 0;
+  bool detaching_ = false;
+  bool finish_requested_ = false;  // stop_at_entry reached: end the program
+  int interrupts_seen_ = 0;
+  int64_t start_ns_ = 0;
+  SessionOutcome outcome_;
+};
+
+}  // namespace roofprof::tracer

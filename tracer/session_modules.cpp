@@ -1,0 +1,157 @@
+// Modules as they load: probe placement, the runtime hooks roofprof needs, scratch pages.
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+#include <set>
+
+#include "common/error.hpp"
+#include "tracer/inject.hpp"
+#include "tracer/session.hpp"
+
+namespace roofprof::tracer {
+
+namespace {
+
+std::string basename_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+ProbeKind kind_for(probes::SiteRole role) {
+  switch (role) {
+    case probes::SiteRole::Entry: return ProbeKind::RegionEntry;
+    case probes::SiteRole::SpanStart: return ProbeKind::SpanStart;
+    case probes::SiteRole::SpanStop: return ProbeKind::SpanStop;
+  }
+  return ProbeKind::RegionEntry;
+}
+
+// Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
+std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main) {
+  std::string base = basename_of(elf.path());
+  bool static_main = is_main && !elf.has_interp();
+  bool ld_so = starts_with(base, "ld-linux");
+  bool libc = starts_with(base, "libc.so") || static_main;
+  bool libstdcxx = starts_with(base, "libstdc++.so") || static_main;
+  std::vector<std::pair<uint64_t, ProbeKind>> out;
+  std::set<uint64_t> seen;
+  for (const auto& s : elf.functions()) {
+    ProbeKind k;
+    if (ld_so && s.name == "_dl_debug_state") k = ProbeKind::DynamicLinker;
+    else if (libc && (s.name == "longjmp" || s.name == "_longjmp" || s.name == "siglongjmp" ||
+                      s.name == "__longjmp_chk"))
+      k = ProbeKind::Longjmp;
+    else if (libc && (s.name == "exit" || s.name == "_exit" || s.name == "_Exit")) k = ProbeKind::ProcessExiting;
+    else if (libstdcxx && s.name == "__cxa_begin_catch") k = ProbeKind::CatchBegin;
+    else continue;
+    if (seen.insert(s.value).second) out.emplace_back(s.value, k);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<const symbolizer::ElfFile*> Session::module_files(const ThreadGroup& g) const {
+  std::vector<const symbolizer::ElfFile*> files;
+  for (const auto& [key, m] : g.modules) files.push_back(m.elf.get());
+  return files;
+}
+
+void Session::scan_modules(Task& t) {
+  ThreadGroup& g = *t.group;
+  char exe[4096];
+  ssize_t n = readlink(("/proc/" + std::to_string(g.tgid) + "/exe").c_str(), exe, sizeof exe - 1);
+  std::string exe_path = n > 0 ? std::string(exe, size_t(n)) : "";
+  auto now = symbolizer::loaded_modules(g.tgid, elf_cache_);
+  std::set<std::pair<std::string, uint64_t>> present;
+  for (const auto& m : now) {
+    auto key = std::make_pair(m.path, m.start);
+    present.insert(key);
+    if (g.modules.count(key)) continue;
+    g.modules.emplace(key, m);
+    place_probes(t, m, m.path == exe_path);
+  }
+  for (auto it = g.modules.begin(); it != g.modules.end();) {
+    if (present.count(it->first)) {
+      ++it;
+      continue;
+    }
+    g.as->forget_range(TraceeAddr(it->second.start), TraceeAddr(it->second.end));  // dlclose'd
+    it = g.modules.erase(it);
+  }
+}
+
+void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
+  ThreadGroup& g = *t.group;
+  auto alloc = [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); };
+  if (g.measured) {
+    for (const auto& p : planner_.probes_for(*m.elf, is_main)) {
+      Probe probe;
+      probe.kind = kind_for(p.role);
+      probe.region = p.region;
+      g.as->add_probe(TraceeAddr(m.bias + p.address), probe, alloc);
+    }
+  }
+  for (const auto& [addr, kind] : runtime_hooks(*m.elf, is_main)) {
+    Probe probe;
+    probe.kind = kind;
+    g.as->add_probe(TraceeAddr(m.bias + addr), probe, alloc);
+  }
+}
+
+void Session::initial_check(Task& t) {
+  ThreadGroup& g = *t.group;
+  if (g.initial_check_done) return;
+  g.initial_check_done = true;
+  auto files = module_files(g);
+  bool may_dlopen = opts_.follow_fork || std::any_of(files.begin(), files.end(), [](const symbolizer::ElfFile* f) {
+                      return f->imports("dlopen");
+                    });
+  for (auto& w : planner_.check_resolved(files, may_dlopen)) {
+    std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
+    outcome_.warnings.push_back(std::move(w));
+  }
+  if (opts_.stop_at_entry) {
+    for (const auto& [key, m] : g.modules) outcome_.modules.push_back(m);
+    finish_requested_ = true;
+  }
+}
+
+// Maps a page as close as possible to `near` (rip-relative reach), in a hole of the tracee's
+// address space, by running mmap(MAP_FIXED_NOREPLACE) inside the stopped task.
+TraceeAddr Session::map_scratch(Task& t, TraceeAddr near, size_t size) {
+  auto maps = symbolizer::read_maps(t.group->tgid);
+  std::sort(maps.begin(), maps.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  const uint64_t page = 4096, lowest = 0x10000;
+  uint64_t best = 0, best_dist = UINT64_MAX;
+  uint64_t prev_end = lowest;
+  auto consider = [&](uint64_t lo, uint64_t hi) {
+    if (hi <= lo || hi - lo < size + 2 * page) return;
+    // the end of the hole nearest to `near`
+    uint64_t cand = near.value() < lo ? lo + page : hi - size - page;
+    uint64_t dist = cand > near.value() ? cand - near.value() : near.value() - cand;
+    if (dist < best_dist) best = cand, best_dist = dist;
+  };
+  for (const auto& m : maps) {
+    consider(prev_end, m.start);
+    prev_end = std::max(prev_end, m.end);
+  }
+  consider(prev_end, 0x7ffffffff000ull);
+  if (!best) return TraceeAddr();
+  std::vector<int> deferred;
+  auto r = inject_syscall(t.tid, t.group->as->mem(), SYS_mmap,
+                          {long(best), long(size), PROT_READ | PROT_EXEC,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0},
+                          &deferred);
+  for (int sig : deferred) syscall(SYS_tgkill, t.group->tgid, t.tid, sig);  // delivered later, as sent
+  if (!r || *r < 0 || uint64_t(*r) != best) return TraceeAddr();
+  return TraceeAddr(uint64_t(*r));
+}
+
+}  // namespace roofprof::tracer
