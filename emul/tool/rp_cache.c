@@ -1,0 +1,205 @@
+/* roofprof emulation tool: cache hierarchy simulator (see rp_cache.h for the model). */
+#include "rp_cache.h"
+
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+
+/* A way holds a line address (address >> line bits) and a dirty bit. */
+#define DIRTY (1ULL << 63)
+#define EMPTY (~DIRTY) /* never a line address */
+
+typedef struct {
+   ULong* ways; /* nsets * assoc entries; each set in MRU .. LRU order */
+   UWord nsets, assoc;
+   Bool pow2;
+} Level;
+
+static Level lv[RP_CACHE_MAX_LEVELS];
+static Int nlv;
+static UInt line_bits;
+static ULong line_size;
+static ULong* ctr; /* read[j] at 2*(j-1), write[j] at 2*(j-1)+1 */
+
+/*------------------------------------------------------------*/
+/*--- Sets                                                 ---*/
+/*------------------------------------------------------------*/
+
+static inline ULong* set_of(const Level* l, ULong line)
+{
+   UWord s = l->pow2 ? (UWord)(line & (l->nsets - 1)) : (UWord)(line % l->nsets);
+   return l->ways + s * l->assoc;
+}
+
+static inline Int find(const Level* l, const ULong* set, ULong line)
+{
+   for (UWord w = 0; w < l->assoc; w++)
+      if ((set[w] & ~DIRTY) == line) return (Int)w;
+   return -1;
+}
+
+static inline void to_front(ULong* set, Int w)
+{
+   ULong e = set[w];
+   for (Int i = w; i > 0; i--) set[i] = set[i - 1];
+   set[0] = e;
+}
+
+/* Puts `e` at MRU and returns the entry pushed out of LRU (EMPTY if none). */
+static inline ULong insert(const Level* l, ULong* set, ULong e)
+{
+   ULong victim = set[l->assoc - 1];
+   for (UWord i = l->assoc - 1; i > 0; i--) set[i] = set[i - 1];
+   set[0] = e;
+   return victim;
+}
+
+static inline void remove_at(const Level* l, ULong* set, Int w)
+{
+   for (UWord i = (UWord)w; i + 1 < l->assoc; i++) set[i] = set[i + 1];
+   set[l->assoc - 1] = EMPTY;
+}
+
+/*------------------------------------------------------------*/
+/*--- Hierarchy                                            ---*/
+/*------------------------------------------------------------*/
+
+static void evict(Int k, ULong victim);
+
+/* Makes `line` present in level k >= 1, fetching it from below when absent. */
+static void fill(Int k, ULong line)
+{
+   if (k >= nlv) return; /* memory */
+   const Level* l = &lv[k];
+   ULong* set = set_of(l, line);
+   Int w = find(l, set, line);
+   if (w >= 0) {
+      if (w) to_front(set, w);
+      return;
+   }
+   fill(k + 1, line);
+   ctr[2 * k] += line_size; /* read through interface k+1 */
+   evict(k, insert(l, set, line));
+}
+
+/* `victim` left level k: drop copies above it (inclusion) and write dirty data below. */
+static void evict(Int k, ULong victim)
+{
+   if (victim == EMPTY) return;
+   ULong line = victim & ~DIRTY;
+   Bool dirty = (victim & DIRTY) != 0;
+   for (Int j = 0; j < k; j++) {
+      ULong* set = set_of(&lv[j], line);
+      Int w = find(&lv[j], set, line);
+      if (w >= 0) {
+         if (set[w] & DIRTY) dirty = True;
+         remove_at(&lv[j], set, w);
+      }
+   }
+   if (!dirty || k + 1 >= nlv) return; /* write-backs were charged at dirtying */
+   const Level* b = &lv[k + 1];
+   ULong* set = set_of(b, line);
+   Int w = find(b, set, line);
+   if (w >= 0)
+      set[w] |= DIRTY;
+   else
+      evict(k + 1, insert(b, set, line | DIRTY)); /* not reached while inclusive */
+}
+
+/* The L1 copy of `line` goes from clean to dirty: charge the write-back through every
+   interface below which no dirty copy exists yet. */
+static void charge_dirtying(ULong line)
+{
+   ctr[1] += line_size;
+   for (Int k = 1; k < nlv; k++) {
+      const ULong* set = set_of(&lv[k], line);
+      Int w = find(&lv[k], set, line);
+      if (w >= 0 && (set[w] & DIRTY)) return;
+      ctr[2 * k + 1] += line_size;
+   }
+}
+
+static void access_line(ULong line, Bool write)
+{
+   const Level* l = &lv[0];
+   ULong* set = set_of(l, line);
+   Int w = find(l, set, line);
+   if (w >= 0) {
+      if (w) to_front(set, w);
+      if (write && !(set[0] & DIRTY)) {
+         charge_dirtying(line);
+         set[0] |= DIRTY;
+      }
+      return;
+   }
+   fill(1, line);
+   ctr[0] += line_size;
+   ULong victim = insert(l, set, line);
+   if (write) {
+      charge_dirtying(line);
+      set[0] |= DIRTY;
+   }
+   evict(0, victim);
+}
+
+/*------------------------------------------------------------*/
+/*--- Interface                                            ---*/
+/*------------------------------------------------------------*/
+
+const HChar* rp_cache_check(const RpCacheGeom* g, Int n)
+{
+   if (n < 1 || n > RP_CACHE_MAX_LEVELS) return "between 1 and 4 cache levels are supported";
+   for (Int k = 0; k < n; k++) {
+      if (g[k].line == 0 || (g[k].line & (g[k].line - 1)) != 0) return "line size must be a power of two";
+      if (g[k].line != g[0].line) return "all levels must have the same line size";
+      if (g[k].assoc == 0 || g[k].size == 0 || g[k].size % (g[k].assoc * g[k].line) != 0)
+         return "size must be a multiple of ways * line size";
+   }
+   return NULL;
+}
+
+void rp_cache_init(const RpCacheGeom* g, Int n, ULong* counters)
+{
+   tl_assert(rp_cache_check(g, n) == NULL);
+   nlv = n;
+   ctr = counters;
+   line_size = g[0].line;
+   line_bits = 0;
+   while ((1ULL << line_bits) < line_size) line_bits++;
+   for (Int k = 0; k < n; k++) {
+      Level* l = &lv[k];
+      l->assoc = (UWord)g[k].assoc;
+      l->nsets = (UWord)(g[k].size / (g[k].assoc * g[k].line));
+      l->pow2 = (l->nsets & (l->nsets - 1)) == 0;
+      l->ways = VG_(malloc)("rp.cache.ways", l->nsets * l->assoc * sizeof(ULong));
+      for (UWord i = 0; i < l->nsets * l->assoc; i++) l->ways[i] = EMPTY;
+   }
+}
+
+VG_REGPARM(2) void rp_cache_load(Addr a, UWord size)
+{
+   if (size == 0) return;
+   ULong last = (a + size - 1) >> line_bits;
+   for (ULong line = a >> line_bits; line <= last; line++) access_line(line, False);
+}
+
+VG_REGPARM(2) void rp_cache_store(Addr a, UWord size)
+{
+   if (size == 0) return;
+   ULong last = (a + size - 1) >> line_bits;
+   for (ULong line = a >> line_bits; line <= last; line++) access_line(line, True);
+}
+
+VG_REGPARM(2) void rp_cache_store_nt(Addr a, UWord size)
+{
+   if (size == 0) return;
+   ULong last = (a + size - 1) >> line_bits;
+   for (ULong line = a >> line_bits; line <= last; line++) {
+      for (Int k = 0; k < nlv; k++) {
+         ULong* set = set_of(&lv[k], line);
+         Int w = find(&lv[k], set, line);
+         if (w >= 0) remove_at(&lv[k], set, w);
+      }
+   }
+   ctr[2 * (nlv - 1) + 1] += size;
+}

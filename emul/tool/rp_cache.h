@@ -1,0 +1,37 @@
+/* roofprof emulation tool: cache hierarchy simulator.
+ *
+ * One hierarchy for the whole process (valgrind runs one thread at a time). Levels are
+ * inclusive, LRU, write-allocate and write-back, all with one line size. Traffic is
+ * counted at each interface j (j = 1 .. n; interface j feeds level j-1 from level j, and
+ * interface n is DRAM):
+ *   read[j]  += line size for every line that level j-1 fetches from below it;
+ *   write[j] += line size when a line becomes dirty above interface j for the first time
+ *               since it was last written back through it ("charged at dirtying": the
+ *               write-back a store will cause is counted when the store happens, so a
+ *               region pays for the write-backs it causes even if the eviction comes later).
+ * Non-temporal stores bypass the hierarchy: copies of the line are invalidated and the
+ * bytes are counted as DRAM writes. */
+#ifndef RP_CACHE_H
+#define RP_CACHE_H
+
+#include "pub_tool_basics.h"
+
+#define RP_CACHE_MAX_LEVELS 4
+
+typedef struct {
+   ULong size;   /* bytes */
+   ULong assoc;  /* ways */
+   ULong line;   /* bytes, a power of two, equal at every level */
+} RpCacheGeom;
+
+/* Checks a geometry; returns NULL when usable, else a message. */
+const HChar* rp_cache_check(const RpCacheGeom* levels, Int n);
+
+/* `counters` receives 2*n values: read[1], write[1], read[2], write[2], ... */
+void rp_cache_init(const RpCacheGeom* levels, Int n, ULong* counters);
+
+VG_REGPARM(2) void rp_cache_load(Addr a, UWord size);
+VG_REGPARM(2) void rp_cache_store(Addr a, UWord size);
+VG_REGPARM(2) void rp_cache_store_nt(Addr a, UWord size);
+
+#endif
