@@ -1,1 +1,110 @@
-// placeholder: implementation in progress
+// The perf-stat-like summary printed to stderr after `roofprof run`.
+#include "report/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "report/format.hpp"
+#include "report/run_facts.hpp"
+
+namespace roofprof::report {
+namespace {
+
+// "     value  label                        note": the value right-aligned as perf stat does.
+std::string quantity_line(const std::string& value, const std::string& label,
+                          const std::string& note) {
+  std::string line = fmt::format("  {:>18}  {:<28}  {}", value, label, note);
+  line.erase(line.find_last_not_of(' ') + 1);
+  return line + "\n";
+}
+
+std::string backend_note(const std::optional<std::string>& source, bool scaled) {
+  std::string note = source ? *source : "";
+  if (scaled) note += note.empty() ? "scaled estimate" : ", scaled estimate";
+  return note;
+}
+
+std::string region_heading(const result::Region& r) {
+  if (r.calls == 0) return fmt::format("  {} ({}): never entered\n", r.name, r.kind);
+  return fmt::format("  {} ({}): {} calls, {} {}\n", r.name, r.kind, format_count(double(r.calls)),
+                     r.threads, r.threads == 1 ? "thread" : "threads");
+}
+
+std::string time_lines(const result::Region& r) {
+  auto source = source_of(r, "time");
+  std::string out =
+      quantity_line(format_seconds(r.time_s), "total time", backend_note(source, false));
+  if (const auto& t = r.time_per_call_s)
+    out += quantity_line(
+        format_seconds(t->median), "median per call",
+        fmt::format("q1 {}, q3 {}, min {}, max {}", format_seconds(t->q1), format_seconds(t->q3),
+                    format_seconds(t->min), format_seconds(t->max)));
+  return out;
+}
+
+std::string counter_line(const result::Region& r, const std::string& event,
+                         const std::optional<double>& value) {
+  auto source = source_of(r, "counters." + event);
+  if (!value) return quantity_line("not counted", event, backend_note(source, false));
+  if (is_nanosecond_event(event))
+    return quantity_line(format_msec(*value) + " msec", event,
+                         backend_note(source, r.counters_multiplexed));
+  return quantity_line(format_count(*value), event, backend_note(source, r.counters_multiplexed));
+}
+
+// Counters in the run's event order, then any others the region has.
+std::string counter_lines(const result::Run& run, const result::Region& r) {
+  std::string out;
+  std::set<std::string> shown;
+  for (const auto& event : run.events)
+    if (auto it = r.counters.find(event); it != r.counters.end() && shown.insert(event).second)
+      out += counter_line(r, event, it->second);
+  for (const auto& [event, value] : r.counters)
+    if (shown.insert(event).second) out += counter_line(r, event, value);
+  return out;
+}
+
+std::string work_lines(const result::Region& r) {
+  std::string out;
+  if (r.instructions)
+    out += quantity_line(format_count(*r.instructions), "instructions",
+                         backend_note(source_of(r, "instructions"), false));
+  if (r.flops) {
+    std::string label = "flops";
+    if (auto p = flops_per_second(r)) label += fmt::format(" ({} GFlop/s)", sig3(*p / 1e9));
+    out +=
+        quantity_line(format_si(*r.flops, ""), label, backend_note(source_of(r, "flops"), false));
+  }
+  for (const auto& [level, b] : r.bytes) {
+    auto part = [](const std::optional<double>& v) { return v ? format_si(*v, "B") : "unknown"; };
+    auto total = total_bytes(r, level);
+    out += quantity_line(total ? format_si(*total, "B") : "-", "bytes " + level,
+                         fmt::format("read {}, write {}{}", part(b.read), part(b.write),
+                                     source_of(r, "bytes") ? "; " + *source_of(r, "bytes") : ""));
+  }
+  return out;
+}
+
+std::string region_block(const result::Run& run, const result::Region& r) {
+  std::string out = region_heading(r);
+  if (r.calls > 0) out += time_lines(r);
+  out += counter_lines(run, r);
+  out += work_lines(r);
+  if (std::string closes = abnormal_closes(r); !closes.empty()) out += "  ! " + closes + "\n";
+  return out;
+}
+
+}  // namespace
+
+void print_summary(const result::Run& run, std::FILE* out) {
+  std::string text = "\nroofprof: " + run_headline(run) + "\n";
+  if (run.regions.empty()) text += "  no regions were measured\n";
+  for (const auto& r : run.regions) text += "\n" + region_block(run, r);
+  if (!run.warnings.empty()) text += "\n";
+  for (const auto& w : run.warnings) text += "  warning: " + w + "\n";
+  text += "\n";
+  fmt::print(out, "{}", text);
+}
+
+}  // namespace roofprof::report
