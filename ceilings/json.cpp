@@ -1,0 +1,152 @@
+#include "ceilings/json.hpp"
+
+#include "ceilings/names.hpp"
+#include "common/error.hpp"
+
+namespace roofprof::ceilings {
+namespace {
+
+using nlohmann::json;
+
+json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+std::optional<double> opt(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<double>();
+}
+
+void put(json& j, const char* key, const Spread& s) {
+  j[key] = s.median;
+  j[std::string(key) + "_min"] = s.min;
+  j[std::string(key) + "_max"] = s.max;
+  j["samples"] = s.samples;
+}
+Spread spread(const json& j, const char* key) {
+  return {j.at(key).get<double>(), j.at(std::string(key) + "_min").get<double>(),
+          j.at(std::string(key) + "_max").get<double>(), j.at("samples").get<int>()};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Ceilings& c) {
+  json j;
+  j["schema"] = kSchema;
+  j["machine"] = {{"cpu_model", c.machine.cpu_model},
+                  {"cores", c.machine.cores},
+                  {"kernel", c.machine.kernel},
+                  {"microcode", c.machine.microcode}};
+  j["caches"] = json::array();
+  for (const auto& g : c.caches)
+    j["caches"].push_back({{"level", g.level},
+                           {"size_bytes", g.size_bytes},
+                           {"line_bytes", g.line_bytes},
+                           {"shared_by_cpus", g.shared_by_cpus}});
+  j["isas"] = c.isas;
+  const auto& m = c.method;
+  j["method"] = {{"mode", name(m.mode)},
+                 {"timer", m.timer},
+                 {"timer_ghz", m.timer_ghz},
+                 {"timer_overhead_ns", m.timer_overhead_ns},
+                 {"sample_ms", m.sample_ms},
+                 {"samples", m.samples},
+                 {"core_model", m.core_model.empty() ? json(nullptr) : json(m.core_model)},
+                 {"parts", m.parts},
+                 {"measured_at", m.measured_at},
+                 {"seconds", m.seconds}};
+  j["frequency"] = json::array();
+  for (const auto& f : c.frequency) {
+    json e = {{"threads", f.threads}};
+    put(e, "ghz", f.ghz);
+    j["frequency"].push_back(e);
+  }
+  j["compute"] = json::array();
+  for (const auto& x : c.compute) {
+    json e = {{"isa", name(x.isa)},
+              {"precision", name(x.precision)},
+              {"op", name(x.op)},
+              {"threads", x.threads}};
+    put(e, "gflops", x.gflops);
+    e["ghz"] = x.ghz;
+    e["theoretical_gflops"] = opt(x.theoretical_gflops);
+    j["compute"].push_back(e);
+  }
+  j["bandwidth"] = json::array();
+  for (const auto& x : c.bandwidth) {
+    json e = {{"level", name(x.level)},
+              {"kind", name(x.kind)},
+              {"threads", x.threads},
+              {"isa", name(x.isa)},
+              {"working_set_bytes", x.working_set_bytes}};
+    put(e, "gbytes_per_s", x.gbytes_per_s);
+    e["read_gbytes_per_s"] = x.read_gbytes_per_s;
+    e["write_gbytes_per_s"] = x.write_gbytes_per_s;
+    e["theoretical_gbytes_per_s"] = opt(x.theoretical_gbytes_per_s);
+    j["bandwidth"].push_back(e);
+  }
+  j["latency"] = json::array();
+  for (const auto& x : c.latency) {
+    json e = {{"level", name(x.level)}, {"working_set_bytes", x.working_set_bytes}};
+    put(e, "ns", x.ns);
+    e["cycles"] = x.cycles;
+    j["latency"].push_back(e);
+  }
+  j["sweep"] = json::array();
+  for (const auto& p : c.sweep)
+    j["sweep"].push_back({{"working_set_bytes", p.working_set_bytes},
+                          {"load_gbytes_per_s", p.load_gbytes_per_s},
+                          {"latency_ns", p.latency_ns}});
+  return j;
+}
+
+Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != kSchema)
+    throw UserError(origin + ": not a ceilings file of schema " + kSchema);
+  try {
+    Ceilings c;
+    const auto& mj = j.at("machine");
+    c.machine = {mj.at("cpu_model").get<std::string>(), mj.at("cores").get<int>(),
+                 mj.at("kernel").get<std::string>(), mj.at("microcode").get<std::string>()};
+    for (const auto& g : j.at("caches"))
+      c.caches.push_back({g.at("level").get<int>(), g.at("size_bytes").get<uint64_t>(),
+                          g.at("line_bytes").get<int>(), g.at("shared_by_cpus").get<int>()});
+    c.isas = j.at("isas").get<std::vector<std::string>>();
+    const auto& m = j.at("method");
+    c.method.mode = parse_mode(m.at("mode").get<std::string>());
+    c.method.timer = m.at("timer").get<std::string>();
+    c.method.timer_ghz = m.at("timer_ghz").get<double>();
+    c.method.timer_overhead_ns = m.at("timer_overhead_ns").get<double>();
+    c.method.sample_ms = m.at("sample_ms").get<double>();
+    c.method.samples = m.at("samples").get<int>();
+    c.method.core_model = m.at("core_model").is_null() ? "" : m["core_model"].get<std::string>();
+    c.method.parts = m.at("parts").get<std::vector<std::string>>();
+    c.method.measured_at = m.at("measured_at").get<std::string>();
+    c.method.seconds = m.at("seconds").get<double>();
+    for (const auto& e : j.at("frequency"))
+      c.frequency.push_back({e.at("threads").get<int>(), spread(e, "ghz")});
+    for (const auto& e : j.at("compute"))
+      c.compute.push_back({parse_isa(e.at("isa").get<std::string>()),
+                           parse_precision(e.at("precision").get<std::string>()),
+                           parse_op(e.at("op").get<std::string>()), e.at("threads").get<int>(),
+                           spread(e, "gflops"), e.at("ghz").get<double>(),
+                           opt(e.at("theoretical_gflops"))});
+    for (const auto& e : j.at("bandwidth"))
+      c.bandwidth.push_back({parse_level(e.at("level").get<std::string>()),
+                             parse_kind(e.at("kind").get<std::string>()),
+                             e.at("threads").get<int>(), parse_isa(e.at("isa").get<std::string>()),
+                             e.at("working_set_bytes").get<uint64_t>(), spread(e, "gbytes_per_s"),
+                             e.at("read_gbytes_per_s").get<double>(),
+                             e.at("write_gbytes_per_s").get<double>(),
+                             opt(e.at("theoretical_gbytes_per_s"))});
+    for (const auto& e : j.at("latency"))
+      c.latency.push_back({parse_level(e.at("level").get<std::string>()),
+                           e.at("working_set_bytes").get<uint64_t>(), spread(e, "ns"),
+                           e.at("cycles").get<double>()});
+    for (const auto& e : j.at("sweep"))
+      c.sweep.push_back({e.at("working_set_bytes").get<uint64_t>(),
+                         e.at("load_gbytes_per_s").get<double>(), e.at("latency_ns").get<double>()});
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(origin + ": malformed ceilings file (" + e.what() + ")");
+  }
+}
+
+}  // namespace roofprof::ceilings

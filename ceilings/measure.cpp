@@ -1,0 +1,91 @@
+#include "ceilings/measure.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "ceilings/context.hpp"
+#include "ceilings/machine.hpp"
+#include "ceilings/names.hpp"
+#include "ceilings/plan.hpp"
+
+namespace roofprof::ceilings {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::vector<int> thread_counts(const MeasureOptions& o, int cpus) {
+  std::vector<int> out = o.thread_counts;
+  if (out.empty()) out = cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1};
+  for (int& t : out) t = std::clamp(t, 1, cpus);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+uint64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
+}
+
+}  // namespace
+
+Ceilings measure(const MeasureOptions& options) {
+  const auto begin = std::chrono::steady_clock::now();
+  const Timer timer = Timer::calibrate();
+  const bool full = options.mode == Mode::full;
+  Context ctx{timer, options, core_model(cpu_signature()), cache_geometry()};
+  ctx.sample_s = (options.sample_ms > 0 ? options.sample_ms : full ? 50.0 : 20.0) / 1e3;
+  ctx.samples = options.samples > 0 ? options.samples : full ? 9 : 5;
+  ctx.dram_total = dram_total_bytes(ctx.caches, physical_memory());
+
+  Ceilings c;
+  c.machine = current_machine();
+  c.caches = ctx.caches;
+  for (Isa i : supported_isas()) c.isas.push_back(name(i));
+  c.method.mode = options.mode;
+  c.method.timer = timer.name();
+  c.method.timer_ghz = timer.ticks_per_ns();
+  c.method.timer_overhead_ns = timer.overhead_ns();
+  c.method.sample_ms = ctx.sample_s * 1e3;
+  c.method.samples = ctx.samples;
+  c.method.core_model = ctx.model ? ctx.model->name : "";
+  if (options.compute) c.method.parts.push_back("compute");
+  if (options.bandwidth) c.method.parts.push_back("bandwidth");
+  if (options.latency) c.method.parts.push_back("latency");
+  c.method.measured_at = utc_now();
+
+  const std::vector<int> cpus = allowed_cpus();
+  double single_ghz = 0;
+  for (int threads : thread_counts(options, int(cpus.size()))) {
+    Team team(std::vector<int>(cpus.begin(), cpus.begin() + threads));
+    ctx.progress("clock, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : ""));
+    const Spread ghz = measure_clock(team, timer, ctx.samples);
+    c.frequency.push_back({threads, ghz});
+    if (threads == 1) single_ghz = ghz.median;
+    if (options.compute)
+      for (auto& x : measure_compute(ctx, team)) c.compute.push_back(x);
+    if (options.bandwidth)
+      for (auto& x : measure_bandwidth(ctx, team, ghz.median)) c.bandwidth.push_back(x);
+  }
+  if (options.latency || full) {
+    Team single({cpus.front()});
+    if (single_ghz == 0) single_ghz = measure_clock(single, timer, ctx.samples).median;
+    if (options.latency) c.latency = measure_latency(ctx, single, single_ghz);
+    if (full) c.sweep = measure_sweep(ctx, single);
+  }
+  c.method.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return c;
+}
+
+}  // namespace roofprof::ceilings

@@ -1,0 +1,26 @@
+#pragma once
+// Measure the ceilings of this machine. Takes seconds (quick) to minutes (full); threads are
+// pinned one per allowed CPU.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ceilings/types.hpp"
+
+namespace roofprof::ceilings {
+
+struct MeasureOptions {
+  Mode mode = Mode::quick;
+  bool compute = true;
+  bool bandwidth = true;
+  bool latency = true;
+  std::vector<int> thread_counts;  // empty: 1 and all allowed CPUs
+  std::vector<Isa> isas;           // compute ISAs to measure; empty: every one CPUID reports
+  double sample_ms = 0;            // 0: 20 ms (quick) or 50 ms (full)
+  int samples = 0;                 // 0: 5 (quick) or 9 (full), after one warm-up sample
+  std::function<void(const std::string&)> progress;  // one line per step; may be empty
+};
+
+Ceilings measure(const MeasureOptions& options);
+
+}  // namespace roofprof::ceilings

@@ -1,0 +1,49 @@
+#include "ceilings/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofprof::ceilings {
+namespace {
+
+constexpr uint64_t kRound = 2048;
+
+uint64_t round_down(uint64_t v) { return v / kRound * kRound; }
+
+Level level_of(int n) { return n == 1 ? Level::l1 : n == 2 ? Level::l2 : Level::l3; }
+
+}  // namespace
+
+uint64_t dram_total_bytes(const std::vector<CacheGeometry>& caches, uint64_t physical_memory) {
+  uint64_t llc = 0;
+  for (const auto& c : caches) llc = std::max(llc, c.size_bytes);
+  uint64_t total = std::max<uint64_t>(8 * llc, uint64_t(256) << 20);
+  if (physical_memory > 0) total = std::min(total, physical_memory / 4);
+  return round_down(total);
+}
+
+std::vector<LevelPlan> plan_levels(const std::vector<CacheGeometry>& caches, int threads,
+                                   uint64_t dram_total) {
+  std::vector<LevelPlan> out;
+  uint64_t below = 0;  // per-thread capacity of the level below
+  for (const auto& c : caches) {
+    const int sharing = std::max(1, std::min(c.shared_by_cpus, threads));
+    const uint64_t per_thread = c.size_bytes / sharing;
+    const uint64_t ws = round_down(per_thread / 2);
+    if (ws > 2 * below && ws >= kRound) out.push_back({level_of(c.level), ws});
+    below = std::max(below, per_thread);
+  }
+  out.push_back({Level::dram, round_down(dram_total / std::max(1, threads))});
+  return out;
+}
+
+std::vector<uint64_t> sweep_sizes(uint64_t dram_total) {
+  std::vector<uint64_t> out;
+  for (double s = 4096; s <= double(dram_total); s *= std::pow(2.0, 0.25)) {
+    const uint64_t b = round_down(uint64_t(s));
+    if (out.empty() || b != out.back()) out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace roofprof::ceilings
