@@ -13,17 +13,21 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
 size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+  // Optimal string alignment: insertions, deletions, substitutions and adjacent
+  // transpositions ("wrok" -> "work") each cost 1.
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1));
+  for (size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-    std::swap(prev, cur);
   }
-  return prev[b.size()];
+  return d[n][m];
 }
 
 std::vector<std::string> closest(std::string_view word, const std::vector<std::string>& candidates,
@@ -34,7 +38,7 @@ std::vector<std::string> closest(std::string_view word, const std::vector<std::s
   for (const auto& c : uniq) {
     size_t d = edit_distance(word, c);
     // A candidate that contains the word is a better hint than its raw distance says.
-    if (c.find(word) != std::string::npos) d = std::min(d, c.size() - word.size() > 0 ? size_t(1) : size_t(0));
+    if (!word.empty() && c.find(word) != std::string::npos) d = std::min(d, size_t(1));
     scored.emplace_back(d, c);
   }
   std::sort(scored.begin(), scored.end());

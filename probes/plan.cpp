@@ -127,7 +127,7 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
                            loc->module.empty() ? "the executable" : loc->module);
       }
       if (more_may_load) {
-        warnings.push_back(fmt::format("region '{}': {} yet; watching libraries loaded later", spec.text, what));
+        warnings.push_back(fmt::format("region '{}' not found yet ({}); watching libraries loaded later", spec.text, what));
       } else {
         throw UserError(fmt::format("unknown region '{}': {}", spec.text, what));
       }

@@ -165,7 +165,10 @@ void Session::launch() {
 
 void Session::attach() {
   pid_t pid = opts_.attach_pid;
-  if (kill(pid, 0) != 0) throw UserError(advice_for_errno(errno, fmt::format("process {}", pid).c_str()));
+  if (kill(pid, 0) != 0) {
+    if (errno == ESRCH) throw UserError(fmt::format("no process {}: check the pid", pid));
+    throw UserError(advice_for_errno(errno, fmt::format("cannot attach to process {}", pid).c_str()));
+  }
   main_pid_ = pid;
   auto& g = new_group(pid, std::make_shared<AddressSpace>(pid), true);
   std::set<pid_t> seized;

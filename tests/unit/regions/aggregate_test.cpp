@@ -1,0 +1,42 @@
+#include "regions/aggregate.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roofprof::regions {
+namespace {
+
+TEST(Quantiles, LinearInterpolationBetweenOrderStatistics) {
+  auto q = quantiles({4, 1, 3, 2, 5});
+  ASSERT_TRUE(q);
+  EXPECT_DOUBLE_EQ(q->min, 1);
+  EXPECT_DOUBLE_EQ(q->q1, 2);
+  EXPECT_DOUBLE_EQ(q->median, 3);
+  EXPECT_DOUBLE_EQ(q->q3, 4);
+  EXPECT_DOUBLE_EQ(q->max, 5);
+  auto even = quantiles({1, 2, 3, 4});
+  EXPECT_DOUBLE_EQ(even->median, 2.5);
+  EXPECT_DOUBLE_EQ(even->q1, 1.75);
+  EXPECT_FALSE(quantiles({}));
+}
+
+TEST(Aggregator, SumsCallsTimesCountersThreadsAndReasons) {
+  Aggregator a;
+  a.add(Instance{1, 100, 7, 0, 2'000'000'000, {5, 1}, false, CloseReason::Return});
+  a.add(Instance{1, 100, 8, 0, 1'000'000'000, {3, 2}, true, CloseReason::Longjmp});
+  const auto& r = a.regions().at(1);
+  EXPECT_EQ(r.calls, 2u);
+  EXPECT_DOUBLE_EQ(r.time_s, 3.0);
+  EXPECT_DOUBLE_EQ(r.counter_totals[0], 8);
+  EXPECT_DOUBLE_EQ(r.counter_totals[1], 3);
+  EXPECT_TRUE(r.multiplexed);
+  EXPECT_EQ(r.threads.size(), 2u);
+  EXPECT_EQ(r.closed_by.at(CloseReason::Longjmp), 1u);
+  Aggregator b;
+  b.add(Instance{1, 200, 9, 0, 1'000'000'000, {1, 1}, false, CloseReason::Return});
+  a.merge(b);
+  EXPECT_EQ(a.regions().at(1).calls, 3u);
+  EXPECT_EQ(a.regions().at(1).durations_s.size(), 3u);
+}
+
+}  // namespace
+}  // namespace roofprof::regions

@@ -1,0 +1,48 @@
+#include "regions/spec.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace roofprof::regions {
+namespace {
+
+TEST(Spec, Locations) {
+  auto sym = parse_location("ns::Solver::step");
+  EXPECT_EQ(sym.kind, Location::Kind::Symbol);
+  auto line = parse_location("src/solver.c:120");
+  EXPECT_EQ(line.kind, Location::Kind::FileLine);
+  EXPECT_EQ(line.file, "src/solver.c");
+  EXPECT_EQ(line.line, 120u);
+  auto addr = parse_location("0x401136");
+  EXPECT_EQ(addr.kind, Location::Kind::Address);
+  EXPECT_EQ(addr.address, 0x401136u);
+  auto mod = parse_location("libfoo.so+0x1a0");
+  EXPECT_EQ(mod.kind, Location::Kind::Address);
+  EXPECT_EQ(mod.module, "libfoo.so");
+  EXPECT_EQ(mod.address, 0x1a0u);
+  EXPECT_THROW(parse_location("file.c:abc"), UserError);
+  EXPECT_THROW(parse_location(""), UserError);
+}
+
+TEST(Spec, Span) {
+  auto s = parse_span("solve=solver.c:120..solver.c:180");
+  EXPECT_EQ(s.kind, RegionKind::Span);
+  EXPECT_EQ(s.name, "solve");
+  EXPECT_EQ(s.start.line, 120u);
+  EXPECT_EQ(s.stop.line, 180u);
+  auto t = parse_span("phase=init_done..0x401000");
+  EXPECT_EQ(t.start.symbol, "init_done");
+  EXPECT_EQ(t.stop.kind, Location::Kind::Address);
+  EXPECT_THROW(parse_span("solve"), UserError);
+  EXPECT_THROW(parse_span("=a..b"), UserError);
+  EXPECT_THROW(parse_span("x=a"), UserError);
+}
+
+TEST(Spec, FunctionRegionMustNameAFunction) {
+  EXPECT_EQ(parse_region("fftw_execute*").name, "fftw_execute*");
+  EXPECT_THROW(parse_region("file.c:10"), UserError);
+}
+
+}  // namespace
+}  // namespace roofprof::regions

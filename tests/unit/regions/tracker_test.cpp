@@ -1,0 +1,115 @@
+#include "regions/tracker.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace roofprof::regions {
+namespace {
+
+// Counts advance by 10 per read per thread; the process total is the sum of threads.
+class FakeCounts : public CountSource {
+ public:
+  CounterValues read(int pid, Tid tid) override {
+    per_thread_[{pid, tid}] += 10;
+    ++reads;
+    return CounterValues{{per_thread_[{pid, tid}]}, false};
+  }
+  int reads = 0;
+
+ private:
+  std::map<std::pair<int, Tid>, double> per_thread_;
+};
+
+struct Fixture : ::testing::Test {
+  FakeCounts counts;
+  std::vector<Instance> out;
+  Tracker tracker{counts, [this](Instance&& i) { out.push_back(std::move(i)); }};
+  Boundary at(Tid tid, uint64_t sp, int64_t t) { return Boundary{100, tid, sp, t}; }
+};
+
+TEST_F(Fixture, FunctionClosesWhenStackRisesAboveEntry) {
+  EXPECT_TRUE(tracker.enter(1, at(7, 1000, 5)));
+  EXPECT_FALSE(tracker.stack_at(at(7, 1000, 6), CloseReason::Return));  // not above: still open
+  EXPECT_TRUE(tracker.stack_at(at(7, 1008, 9), CloseReason::Return));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].region, 1u);
+  EXPECT_EQ(out[0].begin_ns, 5);
+  EXPECT_EQ(out[0].end_ns, 9);
+  EXPECT_EQ(out[0].reason, CloseReason::Return);
+  EXPECT_DOUBLE_EQ(out[0].counts.at(0), 10.0);  // 20 - 10
+}
+
+TEST_F(Fixture, RecursionCountsOnceAtTheOutermostLevel) {
+  EXPECT_TRUE(tracker.enter(1, at(7, 1000, 1)));
+  EXPECT_FALSE(tracker.enter(1, at(7, 900, 2)));
+  EXPECT_FALSE(tracker.enter(1, at(7, 800, 3)));
+  EXPECT_FALSE(tracker.stack_at(at(7, 808, 4), CloseReason::Return));  // inner returns
+  EXPECT_FALSE(tracker.stack_at(at(7, 908, 5), CloseReason::Return));
+  EXPECT_TRUE(tracker.stack_at(at(7, 1008, 6), CloseReason::Return));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].begin_ns, 1);
+  EXPECT_EQ(out[0].end_ns, 6);
+}
+
+TEST_F(Fixture, NestedRegionsCloseInnermostFirstOnUnwind) {
+  tracker.enter(1, at(7, 1000, 1));
+  tracker.enter(2, at(7, 900, 2));
+  EXPECT_TRUE(tracker.stack_at(at(7, 2000, 3), CloseReason::Longjmp));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].region, 2u);
+  EXPECT_EQ(out[1].region, 1u);
+  EXPECT_EQ(out[1].reason, CloseReason::Longjmp);
+}
+
+TEST_F(Fixture, ThreadsAreIndependent) {
+  tracker.enter(1, at(7, 1000, 1));
+  EXPECT_TRUE(tracker.enter(1, at(8, 1000, 1)));
+  tracker.stack_at(at(8, 1008, 2), CloseReason::Return);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].tid, 8);
+  EXPECT_TRUE(tracker.is_open(1, 100, 7));
+}
+
+TEST_F(Fixture, SpanOpensAtStartAndClosesAtStopOnTheSameThread) {
+  EXPECT_FALSE(tracker.span_stop(3, at(7, 0, 1)));  // STOP before START: nothing
+  EXPECT_TRUE(tracker.span_start(3, at(7, 0, 2)));
+  EXPECT_FALSE(tracker.span_start(3, at(7, 0, 3)));  // START again while open: nothing
+  EXPECT_FALSE(tracker.span_stop(3, at(8, 0, 4)));   // another thread's STOP
+  EXPECT_FALSE(tracker.stack_at(at(7, 99999, 5), CloseReason::Unwound));  // spans ignore the stack
+  EXPECT_TRUE(tracker.span_stop(3, at(7, 0, 6)));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].reason, CloseReason::SpanStop);
+  EXPECT_EQ(out[0].end_ns - out[0].begin_ns, 4);
+}
+
+TEST_F(Fixture, ThreadAndProcessExitCloseEverythingFlagged) {
+  tracker.enter(1, at(7, 1000, 1));
+  tracker.span_start(3, at(7, 0, 1));
+  tracker.enter(1, at(8, 1000, 1));
+  EXPECT_TRUE(tracker.thread_exit(at(7, 0, 5), CloseReason::ThreadExit));
+  EXPECT_EQ(out.size(), 2u);
+  EXPECT_TRUE(tracker.process_exit(100, 9, CloseReason::Crash));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[2].reason, CloseReason::Crash);
+  EXPECT_EQ(out[2].end_ns, 9);
+  EXPECT_EQ(tracker.open_count(), 0u);
+}
+
+TEST_F(Fixture, CountsAreReadOnlyWhenSomethingOpensOrCloses) {
+  tracker.enter(1, at(7, 1000, 1));
+  int before = counts.reads;
+  tracker.enter(1, at(7, 900, 2));                          // recursion
+  tracker.stack_at(at(7, 908, 3), CloseReason::Return);     // inner return
+  EXPECT_EQ(counts.reads, before);
+}
+
+TEST(CloseReason, Names) {
+  EXPECT_STREQ(to_string(CloseReason::Longjmp), "longjmp");
+  EXPECT_STREQ(to_string(CloseReason::ProcessExit), "process_exit");
+  EXPECT_FALSE(is_abnormal(CloseReason::Return));
+  EXPECT_TRUE(is_abnormal(CloseReason::Crash));
+}
+
+}  // namespace
+}  // namespace roofprof::regions
