@@ -1,0 +1,137 @@
+#include "counters/capabilities.hpp"
+
+#include <linux/perf_event.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "counters/event_catalog.hpp"
+#include "counters/perf_event_open.hpp"
+#include "counters/pfm_library.hpp"
+#include "counters/sysfs_pmu.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+std::optional<int> read_int_file(const std::string& path) {
+  std::ifstream in(path);
+  int v = 0;
+  if (in >> v) return v;
+  return std::nullopt;
+}
+
+// Effective capability bits from /proc/self/status (CapEff, hex).
+uint64_t effective_caps() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("CapEff:", 0) == 0) return std::strtoull(line.c_str() + 7, nullptr, 16);
+  return 0;
+}
+
+struct OpenResult {
+  int err = 0;          // 0 when the event opened
+  std::string problem;  // errno advice otherwise
+};
+
+// Opens (and closes) one user-level counting event on the calling thread.
+OpenResult try_open(uint32_t type, uint64_t config, const char* what) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = type;
+  attr.config = config;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  const int fd = perf_event_open_fd(attr, 0, -1, -1);
+  if (fd >= 0) {
+    PerfFd close_it(fd);
+    return {};
+  }
+  const int err = errno;
+  return {err, advice_for_errno(err, what)};
+}
+
+std::string find_in_path(const std::string& exe) {
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + exe;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+std::optional<std::string> valgrind_version_of(const std::string& exe) {
+  const std::string cmd = "'" + exe + "' --version 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return std::nullopt;
+  char buf[128] = {0};
+  const bool got = std::fgets(buf, sizeof buf, p) != nullptr;
+  ::pclose(p);
+  if (!got) return std::nullopt;
+  std::string v(buf);
+  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
+  if (v.rfind("valgrind-", 0) == 0) v = v.substr(9);
+  return v.empty() ? std::nullopt : std::optional<std::string>(v);
+}
+
+}  // namespace
+
+std::optional<bool> valgrind_supports_avx512(const std::string& version) {
+  int major = 0, minor = 0;
+  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2) return std::nullopt;
+  if (major < 3 || (major == 3 && minor <= 22)) return false;
+  return std::nullopt;
+}
+
+bool uncore_allowed(const Capabilities& c) {
+  return c.root || c.cap_perfmon || c.cap_sys_admin ||
+         (c.perf_event_paranoid && *c.perf_event_paranoid <= 0);
+}
+
+Capabilities probe_capabilities() {
+  Capabilities c;
+  c.cpu = read_cpuinfo();
+  try {
+    PfmLibrary pfm(false);
+    c.libpfm_version = pfm.version();
+    c.pfm_core_pmus = pfm.present_core_pmus();
+  } catch (const std::exception&) {
+    // libpfm4 unusable: selection falls back to /proc/cpuinfo
+  }
+  c.selection = select_event_set(event_catalog(), c.pfm_core_pmus, c.cpu);
+
+  const OpenResult hw = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+                                 "perf_event_open(cycles)");
+  c.hardware_counters = hw.err == 0;
+  c.hardware_problem = hw.problem;
+  c.hardware_errno = hw.err;
+  const OpenResult sw = try_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+                                 "perf_event_open(task-clock)");
+  c.software_counters = sw.err == 0;
+  c.software_problem = sw.problem;
+  c.software_errno = sw.err;
+
+  c.perf_event_paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid");
+  c.ptrace_scope = read_int_file("/proc/sys/kernel/yama/ptrace_scope");
+  c.root = ::geteuid() == 0;
+  const uint64_t caps = effective_caps();
+  c.cap_sys_ptrace = caps & (1ull << 19);
+  c.cap_sys_admin = caps & (1ull << 21);
+  c.cap_perfmon = caps & (1ull << 38);
+
+  c.uncore_imc_pmus = sysfs_pmus_with_prefix("uncore_imc");
+
+  c.valgrind_path = find_in_path("valgrind");
+  if (!c.valgrind_path.empty()) c.valgrind_version = valgrind_version_of(c.valgrind_path);
+  return c;
+}
+
+}  // namespace roofprof::counters

@@ -1,0 +1,47 @@
+#pragma once
+// What this machine lets roofprof measure: probed once, then used by choose_backend() and
+// `roofprof doctor`. Probing opens one counter on the calling thread, reads /proc and sysfs
+// and runs `valgrind --version`; it never throws.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counters/cpu_info.hpp"
+#include "counters/event_set_selection.hpp"
+
+namespace roofprof::counters {
+
+struct Capabilities {
+  CpuInfo cpu;
+  std::string libpfm_version;             // "4.13"; "" when libpfm4 failed to initialise
+  std::vector<std::string> pfm_core_pmus; // libpfm4-detected core PMUs
+  EventSetSelection selection;
+
+  bool hardware_counters = false;  // a user-level cycles counter opens on this thread
+  std::string hardware_problem;    // errno + advice when it does not
+  int hardware_errno = 0;
+  bool software_counters = false;  // task-clock opens on this thread
+  std::string software_problem;
+  int software_errno = 0;
+
+  std::optional<int> perf_event_paranoid;  // /proc/sys/kernel/perf_event_paranoid
+  std::optional<int> ptrace_scope;         // /proc/sys/kernel/yama/ptrace_scope (no Yama: nullopt)
+  bool root = false;
+  bool cap_perfmon = false, cap_sys_admin = false, cap_sys_ptrace = false;  // effective set
+
+  std::vector<std::string> uncore_imc_pmus;  // sysfs uncore_imc* PMUs
+
+  std::optional<std::string> valgrind_version;  // "3.19.0"
+  std::string valgrind_path;
+};
+
+Capabilities probe_capabilities();
+
+// Valgrind decodes no AVX-512 (EVEX) instructions up to at least 3.22: false there; nullopt for
+// later versions (not known here); nullopt for an unparsable version.
+std::optional<bool> valgrind_supports_avx512(const std::string& version);
+
+// Uncore counting is allowed by policy: root, CAP_PERFMON/CAP_SYS_ADMIN, or paranoid <= 0.
+bool uncore_allowed(const Capabilities& c);
+
+}  // namespace roofprof::counters

@@ -1,0 +1,31 @@
+#include "counters/event_catalog.hpp"
+
+#include <algorithm>
+
+namespace roofprof::counters {
+
+const std::vector<EventSet>& event_catalog() {
+  static const std::vector<EventSet> sets = [] {
+    std::vector<EventSet> out;
+    for (const EmbeddedFile& f : embedded_event_files())
+      out.push_back(parse_event_set(f.text, std::string("counters/events/") + f.name));
+    return out;
+  }();
+  return sets;
+}
+
+const EventSet* find_event_set(const std::string& name) {
+  for (const EventSet& s : event_catalog())
+    if (s.model == name) return &s;
+  for (const EventSet& s : event_catalog())
+    if (std::find(s.pfm_pmus.begin(), s.pfm_pmus.end(), name) != s.pfm_pmus.end()) return &s;
+  return nullptr;
+}
+
+std::string catalog_models() {
+  std::string out;
+  for (const EventSet& s : event_catalog()) out += (out.empty() ? "" : ", ") + s.model;
+  return out;
+}
+
+}  // namespace roofprof::counters

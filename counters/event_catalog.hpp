@@ -1,0 +1,28 @@
+#pragma once
+// The event sets shipped with roofprof: counters/events/*.txt, embedded at build time
+// (embed_event_files.cmake) and parsed on first use.
+#include <string>
+#include <vector>
+
+#include "counters/event_set.hpp"
+
+namespace roofprof::counters {
+
+struct EmbeddedFile {
+  const char* name;  // "skx.txt"
+  const char* text;
+};
+
+const std::vector<EmbeddedFile>& embedded_event_files();  // generated
+
+// Every embedded set, parsed. A broken embedded file throws (the unit tests parse them all).
+const std::vector<EventSet>& event_catalog();
+
+// By roofprof model name ("skx") or by a libpfm4 PMU name from a `match pfm` line ("clx",
+// "amd64_fam19h_zen3"). nullptr when unknown.
+const EventSet* find_event_set(const std::string& name);
+
+// "snb, hsw, ..." for messages.
+std::string catalog_models();
+
+}  // namespace roofprof::counters

@@ -1,0 +1,22 @@
+#pragma once
+// Hardware counters per thread through perf_event: the thread-scope events of an encoded event
+// set, opened as the groups plan_groups() makes (sized to the PMU's counters), each group read
+// in one read(2) and scaled for multiplexing (scale_group). Counting is user level only.
+#include <memory>
+#include <vector>
+
+#include "counters/backend.hpp"
+#include "counters/event_encoding.hpp"
+#include "counters/sysfs_pmu.hpp"
+
+namespace roofprof::counters {
+
+// events(): the ids in group order (plan_groups()). Events on a named sysfs PMU
+// (hybrid cpu_core/cpu_atom) get their type from sysfs; a missing PMU is a UserError.
+// open() throws UserError with advice when the kernel refuses (ENOENT on a machine or VM
+// without a PMU).
+std::unique_ptr<Backend> make_perf_hardware_backend(const std::vector<EncodedEvent>& thread_events,
+                                                    const std::vector<CounterLimit>& limits,
+                                                    const std::string& sysfs_root = kSysfsPmuRoot);
+
+}  // namespace roofprof::counters

@@ -1,0 +1,22 @@
+#pragma once
+// Kernel PMUs as listed under /sys/bus/event_source/devices.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofprof::counters {
+
+inline constexpr const char* kSysfsPmuRoot = "/sys/bus/event_source/devices";
+
+// perf_event_attr.type of PMU `name`; nullopt when the PMU does not exist.
+std::optional<uint32_t> sysfs_pmu_type(const std::string& name, const std::string& root = kSysfsPmuRoot);
+// CPUs to open a system-wide (uncore) event on: the PMU's cpumask, one CPU per socket.
+std::vector<int> sysfs_pmu_cpus(const std::string& name, const std::string& root = kSysfsPmuRoot);
+// PMU names starting with `prefix` ("uncore_imc"), sorted.
+std::vector<std::string> sysfs_pmus_with_prefix(const std::string& prefix,
+                                                const std::string& root = kSysfsPmuRoot);
+// "0,2-3" -> {0, 2, 3}; malformed parts are skipped.
+std::vector<int> parse_cpu_list(const std::string& list);
+
+}  // namespace roofprof::counters

@@ -1,0 +1,122 @@
+// `--backend auto|perf|emul|time` decided from capabilities.
+#include "counters/backend_choice.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "counters/event_catalog.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+constexpr const char* kNoPmu =
+    "perf_event_open(cycles): No such file or directory (this CPU or VM does not expose that "
+    "counter; try --backend emul or time)";
+
+Capabilities no_pmu_vm(bool valgrind) {
+  Capabilities c;
+  c.cpu.vendor = "AuthenticAMD";
+  c.cpu.family = 0x1a;
+  c.cpu.model = 2;
+  c.cpu.flags = {"avx2", "avx512f", "hypervisor"};
+  c.hardware_counters = false;
+  c.hardware_problem = kNoPmu;
+  c.hardware_errno = 2;
+  c.software_counters = true;
+  if (valgrind) {
+    c.valgrind_version = "3.19.0";
+    c.valgrind_path = "/usr/bin/valgrind";
+  }
+  return c;
+}
+
+Capabilities bare_metal(const std::string& model) {
+  Capabilities c;
+  c.cpu.vendor = "GenuineIntel";
+  c.hardware_counters = true;
+  c.software_counters = true;
+  c.selection = {find_event_set(model), model, "libpfm4 PMU " + model};
+  c.valgrind_version = "3.19.0";
+  return c;
+}
+
+TEST(ChooseBackend, AutoPicksEmulationWithoutAPmuAndSaysWhy) {
+  const BackendChoice b = choose_backend("auto", no_pmu_vm(true));
+  EXPECT_EQ(b.kind, BackendKind::emul);
+  EXPECT_EQ(to_string(b.kind), "emul");
+  EXPECT_EQ(b.reason, std::string("no usable hardware counters (") + kNoPmu +
+                          "); valgrind 3.19.0 found: exact counts by emulation (much slower)");
+  ASSERT_EQ(b.warnings.size(), 1u);  // AVX-512 CPU, valgrind without AVX-512
+  EXPECT_NE(b.warnings[0].find("SIGILL"), std::string::npos);
+}
+
+TEST(ChooseBackend, ExplicitPerfWithoutAPmuIsAOneLineUserError) {
+  try {
+    choose_backend("perf", no_pmu_vm(true));
+    FAIL() << "perf accepted without hardware counters";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              std::string("--backend perf: hardware counters are not usable here (") + kNoPmu +
+                  "); run `roofprof doctor`, or use --backend emul or time");
+  }
+}
+
+TEST(ChooseBackend, AutoWithoutPmuOrValgrindFallsBackToTime) {
+  const BackendChoice b = choose_backend("auto", no_pmu_vm(false));
+  EXPECT_EQ(b.kind, BackendKind::time);
+  EXPECT_EQ(b.warnings.size(), 1u);
+  EXPECT_THROW(choose_backend("emul", no_pmu_vm(false)), UserError);
+}
+
+TEST(ChooseBackend, AutoPrefersHardwareCountersThatGiveW) {
+  const BackendChoice b = choose_backend("auto", bare_metal("skx"));
+  EXPECT_EQ(b.kind, BackendKind::perf);
+  EXPECT_EQ(b.reason, "hardware counters usable (event set skx, libpfm4 PMU skx)");
+  EXPECT_TRUE(b.warnings.empty());
+}
+
+TEST(ChooseBackend, HaswellFallsBackToEmulationForW) {
+  const BackendChoice b = choose_backend("auto", bare_metal("hsw"));
+  EXPECT_EQ(b.kind, BackendKind::emul);
+  EXPECT_EQ(b.reason.rfind("hardware counters cannot give W (event set hsw: Haswell has no", 0), 0u)
+      << b.reason;
+  const BackendChoice forced = choose_backend("perf", bare_metal("hsw"));
+  EXPECT_EQ(forced.kind, BackendKind::perf);
+  ASSERT_EQ(forced.warnings.size(), 1u);
+  EXPECT_EQ(forced.warnings[0].rfind("W is not measured: event set hsw", 0), 0u);
+}
+
+TEST(ChooseBackend, TimeAndUnknownNames) {
+  EXPECT_EQ(choose_backend("time", no_pmu_vm(true)).kind, BackendKind::time);
+  try {
+    choose_backend("papi", no_pmu_vm(true));
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'papi' (use auto, perf, emul or time)");
+  }
+}
+
+TEST(ChooseBackend, ThisMachine) {
+  // Whatever this machine is, the decision must be consistent with what was probed.
+  const Capabilities c = probe_capabilities();
+  const BackendChoice b = choose_backend("auto", c);
+  if (c.hardware_counters && c.selection.set && !c.selection.set->fp_missing)
+    EXPECT_EQ(b.kind, BackendKind::perf);
+  else if (c.valgrind_version)
+    EXPECT_EQ(b.kind, BackendKind::emul);
+  else
+    EXPECT_EQ(b.kind, c.hardware_counters ? BackendKind::perf : BackendKind::time);
+  if (!c.hardware_counters) {
+    EXPECT_THROW(choose_backend("perf", c), UserError);
+  }
+}
+
+TEST(Valgrind, Avx512SupportByVersion) {
+  EXPECT_EQ(valgrind_supports_avx512("3.19.0"), std::optional<bool>(false));
+  EXPECT_EQ(valgrind_supports_avx512("3.22.0"), std::optional<bool>(false));
+  EXPECT_EQ(valgrind_supports_avx512("3.25.1"), std::nullopt);
+  EXPECT_EQ(valgrind_supports_avx512("garbage"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace roofprof::counters

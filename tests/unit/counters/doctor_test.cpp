@@ -1,0 +1,99 @@
+// `roofprof doctor` items: what is missing and the command that fixes it.
+#include "counters/doctor.hpp"
+
+#include <gtest/gtest.h>
+
+#include "counters/event_catalog.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+const DoctorItem& item(const std::vector<DoctorItem>& items, const std::string& label) {
+  for (const DoctorItem& i : items)
+    if (i.label == label) return i;
+  static DoctorItem none{"missing", false, "", ""};
+  ADD_FAILURE() << "no item " << label;
+  return none;
+}
+
+Capabilities vm_without_pmu() {
+  Capabilities c;
+  c.cpu.vendor = "AuthenticAMD";
+  c.cpu.family = 0x1a;
+  c.cpu.model = 2;
+  c.cpu.model_name = "AMD EPYC";
+  c.cpu.logical_cpus = 2;
+  c.cpu.flags = {"avx512f", "hypervisor"};
+  c.libpfm_version = "4.13";
+  c.selection.how = "no event set for AuthenticAMD family 0x1a model 0x2 (libpfm4 core PMUs: none)";
+  c.hardware_problem = "perf_event_open(cycles): No such file or directory (...)";
+  c.hardware_errno = 2;
+  c.software_counters = true;
+  c.perf_event_paranoid = 2;
+  c.root = true;
+  c.valgrind_version = "3.19.0";
+  c.valgrind_path = "/usr/bin/valgrind";
+  return c;
+}
+
+TEST(Doctor, VmWithoutPmu) {
+  const auto items = doctor_items(vm_without_pmu());
+  ASSERT_EQ(items.size(), 10u);
+  EXPECT_EQ(item(items, "CPU").text,
+            "AMD EPYC (AuthenticAMD family 0x1a model 0x2), 2 logical CPUs, under a hypervisor");
+  const DoctorItem& pmu = item(items, "PMU model");
+  EXPECT_FALSE(pmu.ok);
+  EXPECT_EQ(pmu.text, "none detected by libpfm4 4.13: this VM does not expose the CPU's performance counters");
+  EXPECT_NE(pmu.fix.find("-cpu host,pmu=on"), std::string::npos);
+  const DoctorItem& fp = item(items, "FP counters");
+  EXPECT_FALSE(fp.ok);
+  EXPECT_EQ(fp.text, "not usable: perf_event_open(cycles): No such file or directory (...)");
+  EXPECT_NE(fp.fix.find("virtual PMU"), std::string::npos);
+  const DoctorItem& uncore = item(items, "uncore counters");
+  EXPECT_FALSE(uncore.ok);
+  EXPECT_NE(uncore.fix.find("bare metal"), std::string::npos);
+  EXPECT_TRUE(item(items, "perf_event_paranoid").ok);  // root
+  EXPECT_TRUE(item(items, "ptrace").ok);
+  const DoctorItem& vg = item(items, "valgrind");
+  EXPECT_NE(vg.text.find("fails with SIGILL"), std::string::npos);
+  EXPECT_EQ(item(items, "auto backend").text.rfind("emul: no usable hardware counters", 0), 0u);
+}
+
+TEST(Doctor, UnprivilegedUserGetsTheSysctlCommands) {
+  Capabilities c = vm_without_pmu();
+  c.root = false;
+  c.perf_event_paranoid = 3;
+  c.ptrace_scope = 1;
+  c.hardware_errno = 13;  // EACCES
+  c.uncore_imc_pmus = {"uncore_imc_0"};
+  c.valgrind_version.reset();
+  const auto items = doctor_items(c);
+  EXPECT_EQ(item(items, "FP counters").fix, "sudo sysctl -w kernel.perf_event_paranoid=2");
+  EXPECT_EQ(item(items, "perf_event_paranoid").fix, "sudo sysctl -w kernel.perf_event_paranoid=2");
+  EXPECT_FALSE(item(items, "perf_event_paranoid").ok);
+  EXPECT_EQ(item(items, "uncore counters").fix.rfind("sudo sysctl -w kernel.perf_event_paranoid=0", 0), 0u);
+  EXPECT_EQ(item(items, "ptrace").fix.rfind("sudo sysctl -w kernel.yama.ptrace_scope=0", 0), 0u);
+  EXPECT_EQ(item(items, "valgrind").fix, "sudo apt-get install valgrind");
+  EXPECT_EQ(item(items, "auto backend").text.rfind("time: ", 0), 0u);
+}
+
+TEST(Doctor, BareMetalSkylakeServer) {
+  Capabilities c;
+  c.cpu.vendor = "GenuineIntel";
+  c.pfm_core_pmus = {"skx"};
+  c.libpfm_version = "4.13";
+  c.selection = {find_event_set("skx"), "skx", "libpfm4 PMU skx"};
+  c.hardware_counters = true;
+  c.software_counters = true;
+  c.perf_event_paranoid = 0;
+  c.uncore_imc_pmus = {"uncore_imc_0", "uncore_imc_1"};
+  const auto items = doctor_items(c);
+  EXPECT_EQ(item(items, "PMU model").text, "skx (libpfm4 4.13)");
+  EXPECT_TRUE(item(items, "FP counters").ok);
+  EXPECT_EQ(item(items, "uncore counters").text,
+            "usable (uncore_imc_0, uncore_imc_1); system-wide: Q includes other processes' memory traffic");
+  EXPECT_EQ(item(items, "auto backend").text.rfind("perf: ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace roofprof::counters

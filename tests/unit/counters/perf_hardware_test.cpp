@@ -1,0 +1,105 @@
+// The hardware backend through the same Backend interface. On a machine without a PMU it must
+// fail cleanly (ENOENT -> UserError with advice); with a PMU it must count cycles.
+#include "counters/perf_hardware.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "counters/capabilities.hpp"
+#include "counters/event_catalog.hpp"
+#include "counters/pfm_library.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+std::vector<EncodedEvent> thread_events(const std::string& model) {
+  const EventSet& set = *find_event_set(model);
+  PfmLibrary pfm(true);
+  std::vector<EncodedEvent> out;
+  for (EncodedEvent& e : encode_event_set(set, pfm, qualifying_pmu(set, {})))
+    if (e.line.scope == EventScope::thread) out.push_back(e);
+  return out;
+}
+
+TEST(PerfHardware, EventsComeInGroupOrder) {
+  const EventSet& skx = *find_event_set("skx");
+  auto backend = make_perf_hardware_backend(thread_events("skx"), skx.counters);
+  EXPECT_EQ(backend->name(), "perf");
+  ASSERT_EQ(backend->events().size(), 13u);
+  EXPECT_EQ(backend->events()[0].name, "cycles");
+  EXPECT_EQ(backend->events()[1].name, "ref_cycles");
+  EXPECT_EQ(backend->events()[3].name, "dp_scalar");
+  EXPECT_EQ(backend->events()[12].name, "l2_lines_out");
+}
+
+TEST(PerfHardware, OpenFailsCleanlyWithoutAPmuAndCountsWithOne) {
+  const bool has_pmu = probe_capabilities().hardware_counters;
+  // Architectural cycles (0x3c) and instructions (0xc0) exist on every Intel PMU; on AMD,
+  // 0x76 and 0xc0. Pick the set matching this CPU's vendor so the "with PMU" branch is valid.
+  const CpuInfo cpu = read_cpuinfo();
+  const std::string model = cpu.vendor_short() == "amd" ? "zen3" : "skx";
+  std::vector<EncodedEvent> events;
+  for (const EncodedEvent& e : thread_events(model))
+    if (e.line.id == "cycles" || e.line.id == "instructions") events.push_back(e);
+  auto backend = make_perf_hardware_backend(events, find_event_set(model)->counters);
+  if (!has_pmu) {
+    try {
+      backend->open(::gettid());
+      FAIL() << "opened hardware counters although the probe said there are none";
+    } catch (const UserError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("perf_event_open(cycles, thread"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("try --backend emul or time"), std::string::npos) << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line";
+    }
+  } else {
+    auto counters = backend->open(::gettid());
+    volatile double x = 1;
+    for (int i = 0; i < 1000000; ++i) x = x * 1.0000001;
+    const CounterValues v = counters->read();
+    ASSERT_EQ(v.values.size(), 2u);
+    EXPECT_GT(v.values[0], 0.0);
+    EXPECT_GT(v.values[1], 1e6);
+  }
+}
+
+TEST(PerfHardware, MissingHybridPmuIsAUserError) {
+  const std::string root = ::testing::TempDir() + "/sysfs_empty";
+  std::filesystem::create_directories(root);
+  std::vector<EncodedEvent> adl;
+  for (const EncodedEvent& e : thread_events("adl"))
+    if (e.line.perf_pmu == "cpu_core") adl.push_back(e);
+  try {
+    make_perf_hardware_backend(adl, find_event_set("adl")->counters, root);
+    FAIL() << "built a backend for a PMU that does not exist";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "PMU 'cpu_core' is not in " + root +
+                                         " (this kernel or CPU does not expose it; check `roofprof doctor`)");
+  }
+}
+
+TEST(PerfHardware, SysfsTypeIsReadForNamedPmus) {
+  const std::string root = ::testing::TempDir() + "/sysfs_fake";
+  std::filesystem::create_directories(root + "/cpu_core");
+  std::ofstream(root + "/cpu_core/type") << "8\n";
+  EXPECT_EQ(sysfs_pmu_type("cpu_core", root), 8u);
+  EXPECT_EQ(sysfs_pmu_type("cpu_atom", root), std::nullopt);
+  std::vector<EncodedEvent> core;
+  for (const EncodedEvent& e : thread_events("adl"))
+    if (e.line.perf_pmu == "cpu_core") core.push_back(e);
+  auto backend = make_perf_hardware_backend(core, find_event_set("adl")->counters, root);
+  EXPECT_EQ(backend->events().size(), core.size());
+}
+
+TEST(Sysfs, ParsesCpuLists) {
+  EXPECT_EQ(parse_cpu_list("0,24"), (std::vector<int>{0, 24}));
+  EXPECT_EQ(parse_cpu_list("0-3,8"), (std::vector<int>{0, 1, 2, 3, 8}));
+  EXPECT_EQ(parse_cpu_list(""), std::vector<int>{});
+}
+
+}  // namespace
+}  // namespace roofprof::counters
