@@ -1,0 +1,96 @@
+// roofprof ceilings: this machine's measured roofs (peak flop/s, bandwidth, latency).
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ceilings/ceilings.hpp"
+#include "cli/command.hpp"
+#include "common/error.hpp"
+
+namespace roofprof::cli {
+namespace {
+
+struct CeilingsOptions {
+  bool full = false;
+  bool quick = false;
+  bool remeasure = false;
+  std::string output;
+  std::vector<std::string> only;
+  std::vector<int> threads;
+};
+
+// One status line on a terminal, rewritten in place; nothing when stderr is not a terminal.
+void progress_line(const std::string& s) {
+  if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r\033[Kroofprof: measuring %s", s.c_str());
+}
+void progress_done() {
+  if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r\033[K");
+}
+
+int run(const CeilingsOptions& o) {
+  ceilings::MeasureOptions m;
+  m.mode = o.full ? ceilings::Mode::full : ceilings::Mode::quick;
+  m.thread_counts = o.threads;
+  m.progress = progress_line;
+  if (!o.only.empty()) {
+    m.compute = m.bandwidth = m.latency = false;
+    for (const auto& part : o.only) {
+      if (part == "compute") m.compute = true;
+      else if (part == "bandwidth") m.bandwidth = true;
+      else if (part == "latency") m.latency = true;
+      else throw UserError("--only: unknown part '" + part + "' (known: compute, bandwidth, latency)");
+    }
+  }
+
+  ceilings::Ceilings c;
+  if (!o.only.empty() || !o.threads.empty()) {
+    // A partial measurement answers this command only; the cache keeps complete ones.
+    c = ceilings::measure(m);
+    progress_done();
+  } else {
+    ceilings::CacheOptions co;
+    co.measure = m;
+    co.remeasure = o.remeasure;
+    auto loaded = ceilings::load_or_measure(co);
+    progress_done();
+    c = std::move(loaded.ceilings);
+    if (loaded.from_cache)
+      std::fprintf(stderr, "roofprof: ceilings from %s (measured %s); --remeasure to measure again\n",
+                   loaded.path.c_str(), c.method.measured_at.c_str());
+    else if (!loaded.path.empty())
+      std::fprintf(stderr, "roofprof: measured in %.1f s, cached in %s\n", c.method.seconds,
+                   loaded.path.c_str());
+  }
+
+  if (o.output == "-") {
+    std::printf("%s\n", ceilings::to_json(c).dump(2).c_str());
+    return 0;
+  }
+  std::fputs(ceilings::format_table(c).c_str(), stdout);
+  if (!o.output.empty()) ceilings::save(c, o.output);
+  return 0;
+}
+
+}  // namespace
+
+Runner setup_ceilings(CLI::App& sub) {
+  auto o = std::make_shared<CeilingsOptions>();
+  auto* quick = sub.add_flag("--quick", o->quick, "a short measurement, under a minute (default)");
+  sub.add_flag("--full", o->full, "more samples and a working-set sweep over every size")
+      ->excludes(quick);
+  sub.add_flag("--remeasure", o->remeasure, "measure again even if the cache is valid");
+  sub.add_option("-o,--output", o->output, "also write the JSON to FILE ('-': JSON on stdout)")
+      ->type_name("FILE");
+  sub.add_option("--only", o->only, "measure only these parts (compute, bandwidth, latency)")
+      ->delimiter(',')
+      ->type_name("LIST");
+  sub.add_option("--threads", o->threads, "thread counts to measure (default: 1 and all CPUs)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->type_name("LIST");
+  return [o] { return run(*o); };
+}
+
+}  // namespace roofprof::cli
