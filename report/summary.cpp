@@ -77,6 +77,7 @@ std::string work_lines(const result::Region& r) {
         quantity_line(format_si(*r.flops, ""), label, backend_note(source_of(r, "flops"), false));
   }
   for (const auto& [level, b] : r.bytes) {
+    if (!b.read && !b.write) continue;  // level not measured at all
     auto part = [](const std::optional<double>& v) { return v ? format_si(*v, "B") : "unknown"; };
     auto total = total_bytes(r, level);
     out += quantity_line(total ? format_si(*total, "B") : "-", "bytes " + level,
@@ -88,7 +89,8 @@ std::string work_lines(const result::Region& r) {
 
 std::string region_block(const result::Run& run, const result::Region& r) {
   std::string out = region_heading(r);
-  if (r.calls > 0) out += time_lines(r);
+  if (r.calls == 0) return out;  // nothing was measured inside it
+  out += time_lines(r);
   out += counter_lines(run, r);
   out += work_lines(r);
   if (std::string closes = abnormal_closes(r); !closes.empty()) out += "  ! " + closes + "\n";

@@ -44,10 +44,12 @@ inline result::Run typical() {
   dgemm.flops = 2.0e11;
   dgemm.flops_by_class = {{"dp_256", 2.0e11}};
   dgemm.bytes = {{"DRAM", result::Bytes{1.6e10, 4.0e9}},
+                 {"L2", result::Bytes{}},  // not measured: no line in the summary
                  {"L1", result::Bytes{8.0e11, std::nullopt}}};
   dgemm.sources = {{"time", "clock"}, {"counters", "perf"}, {"flops", "emul"}, {"bytes", "emul"}};
 
   result::Region solve = region("solve", "span", 0, 0);
+  solve.counters = {{"task-clock", 0.0}};  // never entered: not shown
 
   run.regions = {daxpy, dgemm, solve};
   return run;
