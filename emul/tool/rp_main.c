@@ -469,12 +469,13 @@ typedef struct {
    Int pp;    /* mandatory prefix: 0 none, 1 66, 2 F3, 3 F2 */
    Bool rep;  /* F2/F3 prefix present */
    Bool vex;
+   Bool vex256; /* VEX.L = 1: a 256-bit instruction */
    UChar op;
 } Decoded;
 
 static Decoded decode(const UChar* p, UInt len)
 {
-   Decoded d = {0, 0, False, False, 0};
+   Decoded d = {0, 0, False, False, False, 0};
    UInt i = 0;
    Int legacy_pp = 0;
    for (; i < len; i++) {
@@ -493,11 +494,13 @@ static Decoded decode(const UChar* p, UInt len)
       d.vex = True;
       d.map = 1;
       d.pp = p[i + 1] & 3;
+      d.vex256 = (p[i + 1] >> 2) & 1;
       d.op = p[i + 2];
    } else if (b == 0xC4 && i + 3 < len) {
       d.vex = True;
       d.map = p[i + 1] & 0x1F;
       d.pp = p[i + 2] & 3;
+      d.vex256 = (p[i + 2] >> 2) & 1;
       d.op = p[i + 3];
    } else if (b == 0x0F && i + 1 < len) {
       d.pp = legacy_pp;
@@ -616,7 +619,7 @@ static Bool clo_cache_sim = False;
 typedef struct {
    Addr addr;
    UInt len;
-   Bool x87, rep, nt, addsub, dpp, gather;
+   Bool x87, rep, nt, addsub, dpp, gather, wide;
    /* FP ops seen so far in it */
    UInt scalar_ops[2], scalar_flops[2]; /* [dp]: scalar IR ops and their flops */
    ULong vec_flops[C_CACHE];            /* lane-0 and packed ops, by counter */
@@ -626,6 +629,9 @@ typedef struct {
    Int n_lane;
    IRTemp lane_tmp[16];
    IRExpr* lane_guard[16];
+   /* addresses loaded by plain loads (a locked read-modify-write loads, then CASes) */
+   Int n_loaded;
+   IRExpr* loaded[4];
 } Insn;
 
 typedef struct {
@@ -663,6 +669,16 @@ static Bool is_true(const IRExpr* g)
 static void fold_fp(Ctx* c)
 {
    Insn* in = &c->in;
+   if (in->wide) {
+      /* VEX splits some 256-bit instructions (VHADDPS, VDPPS, ...) into two 128-bit
+         halves: the instruction's width is what counts. */
+      for (Int k = C_SP_128; k <= C_DP_128; k += C_DP_128 - C_SP_128) {
+         in->vec_flops[k + 1] += in->vec_flops[k];
+         in->vec_flops[k] = 0;
+         in->mul_flops[k + 1] += in->mul_flops[k];
+         in->mul_flops[k] = 0;
+      }
+   }
    if (in->x87) {
       c->pend[C_X87] += in->x87_flops;
    } else if (in->dpp) {
@@ -759,6 +775,20 @@ static IRExpr* gather_guard(const Ctx* c, const IRExpr* addr)
    return NULL;
 }
 
+static Bool same_atom(const IRExpr* a, const IRExpr* b)
+{
+   if (a->tag == Iex_RdTmp && b->tag == Iex_RdTmp) return a->Iex.RdTmp.tmp == b->Iex.RdTmp.tmp;
+   if (a->tag == Iex_Const && b->tag == Iex_Const) return eqIRConst(a->Iex.Const.con, b->Iex.Const.con);
+   return False;
+}
+
+static Bool was_loaded(const Insn* in, const IRExpr* addr)
+{
+   for (Int i = 0; i < in->n_loaded; i++)
+      if (same_atom(in->loaded[i], addr)) return True;
+   return False;
+}
+
 static void probe_hit(UWord slot, Addr sp);
 static void departure(UWord why, Addr sp);
 
@@ -775,7 +805,9 @@ static void begin_insn(Ctx* c, const IRStmt* st)
    in->addsub = is_addsub(&d);
    in->dpp = is_dpp(&d);
    in->gather = is_gather(&d);
+   in->wide = d.vex256;
    in->n_lane = 0;
+   in->n_loaded = 0;
    addStmtToIRSB(c->out, (IRStmt*)st);
    Int s = n_sites ? site_find(in->addr) : -1;
    if (s >= 0) {
@@ -798,6 +830,7 @@ static void instrument_wrtmp(Ctx* c, IRStmt* st)
    switch (e->tag) {
       case Iex_Load: {
          IRExpr* g = gather_guard(c, e->Iex.Load.addr);
+         if (c->in.n_loaded < 4) c->in.loaded[c->in.n_loaded++] = e->Iex.Load.addr;
          access(c, False, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), g);
          break;
       }
@@ -904,7 +937,9 @@ static IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGues
          case Ist_CAS: {
             IRCAS* cas = st->Ist.CAS.details;
             UInt size = sizeofIRType(typeOfIRExpr(sbIn->tyenv, cas->dataLo)) * (cas->dataHi ? 2 : 1);
-            access(&c, False, cas->addr, size, NULL);
+            /* LOCK ADD/XADD/XCHG... load the old value first, then CAS: one read.
+               CMPXCHG is a bare CAS: its read is the CAS's. */
+            if (!was_loaded(&c.in, cas->addr)) access(&c, False, cas->addr, size, NULL);
             access(&c, True, cas->addr, size, NULL);
             addStmtToIRSB(c.out, st);
             break;

@@ -1,0 +1,309 @@
+#include "emul/emul.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "emul/events.hpp"
+
+#ifndef ROOFPROF_EMUL_BUILD_TOOL_DIR
+#define ROOFPROF_EMUL_BUILD_TOOL_DIR ""
+#endif
+
+namespace fs = std::filesystem;
+
+namespace roofprof::emul {
+namespace {
+
+constexpr const char* kTool = "roofprof-amd64-linux";
+
+bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }
+
+// What execvp would run for `name`, or "" when nothing.
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t pos = 0;
+  while (pos <= dirs.size()) {
+    size_t colon = dirs.find(':', pos);
+    std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    fs::path cand = fs::path(dir.empty() ? "." : dir) / name;
+    if (executable(cand)) return cand.string();
+    if (colon == std::string::npos) break;
+    pos = colon + 1;
+  }
+  return "";
+}
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = fmt::format("{}/roofprof-emul-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) throw UserError(fmt::format("cannot create a directory in {}: {}", tmp ? tmp : "/tmp", std::strerror(errno)));
+    path = buf.data();
+  }
+  ~TempDir() {
+    const char* keep = std::getenv("ROOFPROF_KEEP_EMUL");
+    if (keep && *keep && std::string(keep) != "0") {
+      std::fprintf(stderr, "roofprof: emulation files kept in %s\n", path.c_str());
+      return;
+    }
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Follows the tool's event files as they grow and feeds complete lines to the parser.
+class EventFiles {
+ public:
+  EventFiles(std::string dir, EventParser& parser) : dir_(std::move(dir)), parser_(parser) {}
+
+  void poll() {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      int pid = 0, seq = 0;
+      std::string name = entry.path().filename().string();
+      if (std::sscanf(name.c_str(), "%d.%d.events", &pid, &seq) != 2) continue;
+      if (!tails_.count({pid, seq})) tails_[{pid, seq}] = Tail{entry.path().string(), parser_.open_file(name)};
+    }
+    for (auto it = tails_.begin(); it != tails_.end(); ++it) {
+      Tail& t = it->second;
+      if (t.closed) continue;
+      read_new(t);
+      // An exec'd image of the same pid started: this one is complete.
+      auto next = std::next(it);
+      if (next != tails_.end() && next->first.first == it->first.first) {
+        parser_.close_file(t.id, false);
+        t.closed = true;
+      }
+    }
+  }
+
+  void close_all(int root_pid, bool root_crashed) {
+    poll();
+    for (auto& [key, t] : tails_) {
+      if (t.closed) continue;
+      parser_.close_file(t.id, root_crashed && key.first == root_pid);
+      t.closed = true;
+    }
+  }
+
+  bool any() const { return !tails_.empty(); }
+
+ private:
+  struct Tail {
+    std::string path;
+    int id = 0;
+    uint64_t offset = 0;
+    std::string partial;
+    bool closed = false;
+  };
+
+  void read_new(Tail& t) {
+    std::ifstream in(t.path, std::ios::binary);
+    in.seekg(std::streamoff(t.offset));
+    std::vector<char> buf(1 << 16);
+    while (in) {
+      in.read(buf.data(), std::streamsize(buf.size()));
+      std::streamsize got = in.gcount();
+      if (got <= 0) break;
+      t.offset += uint64_t(got);
+      size_t start = 0;
+      for (size_t i = 0; i < size_t(got); ++i) {
+        if (buf[i] != '\n') continue;
+        if (t.partial.empty()) {
+          parser_.line(t.id, std::string_view(buf.data() + start, i - start));
+        } else {
+          t.partial.append(buf.data() + start, i - start);
+          parser_.line(t.id, t.partial);
+          t.partial.clear();
+        }
+        start = i + 1;
+      }
+      t.partial.append(buf.data() + start, size_t(got) - start);
+    }
+  }
+
+  std::string dir_;
+  EventParser& parser_;
+  std::map<std::pair<int, int>, Tail> tails_;
+};
+
+std::string human(uint64_t v) {
+  if (v >= 1000000000ull) return fmt::format("{:.2f}G", double(v) / 1e9);
+  if (v >= 1000000ull) return fmt::format("{:.1f}M", double(v) / 1e6);
+  return fmt::format("{}", v);
+}
+
+// Lines of valgrind's logs that explain an instruction it could not decode.
+std::vector<std::string> undecodable(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line))
+      if (line.find("unhandled instruction bytes:") != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
+std::string first_valgrind_error(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      auto at = line.find("valgrind: ");
+      if (at != std::string::npos) return line.substr(at);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> exact_vex_options() {
+  return {"--vex-iropt-level=0", "--vex-iropt-unroll-thresh=0", "--vex-guest-chase=no"};
+}
+
+std::string find_tool_dir(const std::string& configured) {
+  std::vector<fs::path> candidates;
+  if (!configured.empty()) {
+    candidates.push_back(configured);
+  } else {
+    std::error_code ec;
+    fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) candidates.push_back(self.parent_path().parent_path() / "lib" / "roofprof");
+    if (*ROOFPROF_EMUL_BUILD_TOOL_DIR) candidates.push_back(ROOFPROF_EMUL_BUILD_TOOL_DIR);
+  }
+  for (const auto& dir : candidates)
+    if (executable(dir / kTool) && fs::exists(dir / "vgpreload_core-amd64-linux.so")) return dir.string();
+  std::string looked;
+  for (const auto& dir : candidates) looked += (looked.empty() ? "" : ", ") + dir.string();
+  throw UserError(fmt::format("roofprof's valgrind tool {} is missing (looked in {}); rebuild roofprof", kTool, looked));
+}
+
+Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probes, const Options& options) {
+  if (argv.empty()) throw UserError("no program to run");
+  std::string valgrind = find_program(options.valgrind);
+  if (valgrind.empty())
+    throw UserError(fmt::format("{} not found: install valgrind (scripts/install-deps.sh) or use another backend",
+                                options.valgrind));
+  if (find_program(argv[0]).empty()) throw UserError(fmt::format("cannot execute {}: not found or not executable", argv[0]));
+  std::string tool_dir = find_tool_dir(options.tool_dir);
+  std::vector<CacheLevel> cache;
+  if (options.cache_sim) {
+    cache = options.cache.empty() ? host_cache_geometry() : options.cache;
+    check_cache_geometry(cache);
+  }
+
+  TempDir tmp;
+  std::string probe_file = tmp.path + "/probes";
+  write_probe_file(probe_file, probes);
+  std::string events_dir = tmp.path + "/events";
+  fs::create_directory(events_dir);
+
+  std::vector<std::string> args{valgrind, "--tool=roofprof"};
+  for (auto& o : exact_vex_options()) args.push_back(o);
+  args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp.path));
+  args.push_back("--probes=" + probe_file);
+  args.push_back("--out-dir=" + events_dir);
+  args.push_back(options.progress ? "--progress-interval=500" : "--progress-interval=0");
+  if (options.follow_exec) args.push_back("--trace-children=yes");
+  if (options.cache_sim) {
+    args.push_back("--cache-sim=yes");
+    for (const auto& l : cache) args.push_back(fmt::format("--cache-level={},{},{}", l.size, l.ways, l.line));
+  }
+  args.insert(args.end(), argv.begin(), argv.end());
+
+  Result result;
+  EventParser parser(probes, options.scope, [&](regions::Instance&& inst) { result.instances.push_back(std::move(inst)); });
+  EventFiles files(events_dir, parser);
+
+  if (options.progress)
+    std::fprintf(stderr,
+                 "roofprof: emulating under valgrind for exact counts (tens of times slower than native; "
+                 "FMA instructions are emulated in software by valgrind 3.19 and run 100-1000x slower)\n");
+
+  pid_t child = fork();
+  if (child < 0) throw UserError(fmt::format("cannot fork: {}", std::strerror(errno)));
+  if (child == 0) {
+    setenv("VALGRIND_LIB", tool_dir.c_str(), 1);
+    // valgrind runs one thread at a time: spinning OpenMP workers only burn time slices.
+    setenv("OMP_WAIT_POLICY", "passive", 0);
+    std::vector<char*> cargv;
+    for (auto& a : args) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    execv(valgrind.c_str(), cargv.data());
+    std::fprintf(stderr, "roofprof: cannot execute %s: %s\n", valgrind.c_str(), std::strerror(errno));
+    _exit(127);
+  }
+  result.pid = child;  // valgrind runs the program in its own process
+
+  auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(child, &status, WNOHANG);
+    if (r == child) break;
+    if (r < 0 && errno != EINTR) throw UserError(fmt::format("waiting for valgrind: {}", std::strerror(errno)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(options.progress ? 250 : 50));
+    files.poll();
+    if (options.progress) {
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::string where;
+      if (auto region = parser.current_region())
+        where = ", in " + (options.region_name ? options.region_name(*region) : fmt::format("region {}", *region));
+      std::fprintf(stderr, "\r\033[Kroofprof: emulating, %.0f s, %s instructions%s", secs,
+                   human(parser.instructions()).c_str(), where.c_str());
+    }
+  }
+  if (options.progress) std::fprintf(stderr, "\r\033[K");
+
+  bool crashed = WIFSIGNALED(status);
+  if (crashed) result.signal = WTERMSIG(status);
+  else result.exit_code = WEXITSTATUS(status);
+
+  if (crashed && result.signal == SIGILL) {
+    auto lines = undecodable(tmp.path);
+    for (const auto& l : lines)
+      if (l.find("bytes: 0x62") != std::string::npos)
+        throw UserError(fmt::format("{} executed an AVX-512 instruction, which valgrind 3.19 cannot emulate: "
+                                    "rebuild it without AVX-512 (e.g. -march=x86-64-v3) or use --backend perf",
+                                    argv[0]));
+    if (!lines.empty())
+      throw UserError(fmt::format("{} executed an instruction valgrind cannot emulate ({}); use --backend perf",
+                                  argv[0], lines.front().substr(lines.front().find("unhandled"))));
+  }
+  files.close_all(result.pid, crashed);
+  if (!files.any()) {
+    std::string why = first_valgrind_error(tmp.path);
+    throw UserError(fmt::format("valgrind did not run {}{}", argv[0], why.empty() ? "" : ": " + why));
+  }
+  result.counters = parser.counters();
+  result.totals = parser.totals();
+  return result;
+}
+
+}  // namespace roofprof::emul

@@ -1,0 +1,51 @@
+#pragma once
+// The emulation backend: runs a program under valgrind with roofprof's tool and returns
+// exact per-instance counts (instructions, flops by class, L1 bytes; with cache simulation
+// the traffic at L2, L3 and DRAM). See docs/emulation.md.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "emul/cache_geometry.hpp"
+#include "emul/probes.hpp"
+#include "regions/tracker.hpp"
+
+namespace roofprof::emul {
+
+struct Options {
+  regions::Scope scope = regions::Scope::Process;
+  bool cache_sim = false;
+  std::vector<CacheLevel> cache;  // L1 first; empty: the host's geometry from sysfs
+  bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
+  // Progress on stderr (elapsed time, instructions so far, current region). Callers pass
+  // isatty(2); nothing is printed otherwise.
+  bool progress = false;
+  std::function<std::string(regions::RegionId)> region_name;  // for the progress line
+  std::string valgrind = "valgrind";
+  // Directory holding roofprof-amd64-linux; "" = <dir of the running executable>/../lib/roofprof,
+  // else the build tree's.
+  std::string tool_dir;
+};
+
+struct Result {
+  std::vector<std::string> counters;          // names, in Instance::counts order
+  std::vector<regions::Instance> instances;   // in closing order
+  std::map<int, std::vector<double>> totals;  // per pid: whole-process counts at its exit
+  int pid = 0;                                // the program's pid
+  int exit_code = -1;                         // when it exited
+  int signal = 0;                             // when it died of a signal
+};
+
+// Runs argv (argv[0] found on PATH like a shell would) under valgrind with the exact-count
+// VEX settings. Throws UserError (exit 2) when valgrind or the tool is missing, the program
+// cannot be started, or it dies of SIGILL on an instruction valgrind cannot emulate (AVX-512).
+Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probes, const Options& options);
+
+// The valgrind options roofprof adds for exact counts (also used by the benchmark).
+std::vector<std::string> exact_vex_options();
+
+// Directory of the tool per Options::tool_dir's rule; throws UserError when absent.
+std::string find_tool_dir(const std::string& configured = "");
+
+}  // namespace roofprof::emul
