@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ceilings/measure.hpp"
+#include "ceilings/plan.hpp"
 #include "ceilings/team.hpp"
 #include "ceilings/theory.hpp"
 #include "ceilings/timer.hpp"
@@ -36,6 +37,9 @@ uint64_t calibrate_passes(const Timer& timer, double target_s,
 std::vector<double> timed_samples(Team& team, const Timer& timer, int samples, uint64_t passes,
                                   const std::function<void(int, uint64_t)>& work,
                                   const std::function<void(int, int)>& after = nullptr);
+
+// Levels of plan_levels() that the options ask for.
+std::vector<LevelPlan> wanted_levels(const Context& ctx, int threads);
 
 // Core clock of each member, `samples` readings, summarised over members and readings.
 Spread measure_clock(Team& team, const Timer& timer, int samples);

@@ -71,15 +71,15 @@ Ceilings measure(const MeasureOptions& options) {
     ctx.progress("clock, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : ""));
     const Spread ghz = measure_clock(team, timer, ctx.samples);
     c.frequency.push_back({threads, ghz});
-    if (threads == 1) single_ghz = ghz.median;
+    if (threads == 1) single_ghz = ghz.max;
     if (options.compute)
       for (auto& x : measure_compute(ctx, team)) c.compute.push_back(x);
     if (options.bandwidth)
-      for (auto& x : measure_bandwidth(ctx, team, ghz.median)) c.bandwidth.push_back(x);
+      for (auto& x : measure_bandwidth(ctx, team, ghz.max)) c.bandwidth.push_back(x);
   }
   if (options.latency || full) {
     Team single({cpus.front()});
-    if (single_ghz == 0) single_ghz = measure_clock(single, timer, ctx.samples).median;
+    if (single_ghz == 0) single_ghz = measure_clock(single, timer, ctx.samples).max;
     if (options.latency) c.latency = measure_latency(ctx, single, single_ghz);
     if (full) c.sweep = measure_sweep(ctx, single);
   }

@@ -59,7 +59,7 @@ std::vector<BandwidthCeiling> measure_bandwidth(const Context& ctx, Team& team, 
   const int cores = physical_cores(team.cpus());
   const auto kernels = memory_kernels();
   std::vector<BandwidthCeiling> out;
-  for (const LevelPlan& lp : plan_levels(ctx.caches, n, ctx.dram_total)) {
+  for (const LevelPlan& lp : wanted_levels(ctx, n)) {
     const uint64_t ws = lp.bytes_per_thread;
     std::vector<std::unique_ptr<Arrays>> arrays(static_cast<size_t>(n));
     team.run([&](int m) { arrays[size_t(m)] = std::make_unique<Arrays>(ws); });

@@ -39,7 +39,8 @@ std::vector<ComputeCeiling> measure_compute(const Context& ctx, Team& team) {
     const double flops = double(k.ops_per_iter) * lanes(k.isa, k.precision) *
                          flops_per_lane(k.op) * double(iters) * n;
     ComputeCeiling c{k.isa, k.precision, k.op, n, rates(flops / 1e9, seconds), 0, std::nullopt};
-    c.ghz = summarize(ghz).median;
+    // The highest reading: time taken away from a probe only lowers it, never raises it.
+    c.ghz = summarize(ghz).max;
     c.theoretical_gflops = theoretical_gflops(ctx.model, k.isa, k.precision, k.op, c.ghz, cores);
     out.push_back(c);
   }

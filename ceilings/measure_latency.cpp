@@ -33,7 +33,7 @@ Spread chase_ns(const Context& ctx, Team& single, uint64_t bytes, double sample_
 
 std::vector<LatencyCeiling> measure_latency(const Context& ctx, Team& single, double ghz) {
   std::vector<LatencyCeiling> out;
-  for (const LevelPlan& lp : plan_levels(ctx.caches, 1, ctx.dram_total)) {
+  for (const LevelPlan& lp : wanted_levels(ctx, 1)) {
     ctx.progress(std::string("latency ") + name(lp.level));
     const Spread ns = chase_ns(ctx, single, lp.bytes_per_thread, ctx.sample_s, ctx.samples);
     out.push_back({lp.level, lp.bytes_per_thread, ns, ns.median * ghz});

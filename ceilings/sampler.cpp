@@ -46,6 +46,15 @@ std::vector<double> timed_samples(Team& team, const Timer& timer, int samples, u
   return seconds;
 }
 
+std::vector<LevelPlan> wanted_levels(const Context& ctx, int threads) {
+  std::vector<LevelPlan> out;
+  const auto& want = ctx.options.levels;
+  for (const LevelPlan& lp : plan_levels(ctx.caches, threads, ctx.dram_total))
+    if (want.empty() || std::find(want.begin(), want.end(), lp.level) != want.end())
+      out.push_back(lp);
+  return out;
+}
+
 Spread measure_clock(Team& team, const Timer& timer, int samples) {
   std::vector<double> ghz(size_t(samples) * team.size());
   team.run([&](int m) {

@@ -30,7 +30,7 @@ struct ComputeCeiling {
   Op op;
   int threads;
   Spread gflops;
-  double ghz;                                 // core clock measured during these samples
+  double ghz;   // highest core clock measured between these samples (steal only lowers it)
   std::optional<double> theoretical_gflops;   // from the core model and `ghz`; null if unknown
 };
 

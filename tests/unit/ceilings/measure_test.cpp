@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ceilings/machine.hpp"
+#include "ceilings/measure.hpp"
+#include "ceilings/names.hpp"
+#include "ceilings/theory.hpp"
+
+namespace roofprof::ceilings {
+namespace {
+
+// A tiny quick measurement: every compute kernel on 1 and all threads, L1 bandwidth and latency.
+const Ceilings& tiny() {
+  static const Ceilings c = [] {
+    MeasureOptions o;
+    o.sample_ms = 2;
+    o.samples = 5;
+    o.levels = {Level::l1};
+    return measure(o);
+  }();
+  return c;
+}
+
+bool in_range(double measured, double theoretical) {
+  const double r = measured / theoretical;
+  return r > 0 && r <= 1.1;
+}
+
+TEST(CeilingsMeasure, ComputeWithinTheoreticalPeak) {
+  const auto& c = tiny();
+  const size_t per_threads = c.compute.size() / c.frequency.size();
+  EXPECT_GE(per_threads, 12u);  // at least scalar and SSE add/mul/add_mul in sp and dp
+  for (const auto& x : c.compute) {
+    const std::string what = std::string(name(x.isa)) + " " + name(x.precision) + " " +
+                             name(x.op) + " x" + std::to_string(x.threads);
+    EXPECT_GT(x.gflops.median, 0) << what;
+    EXPECT_LE(x.gflops.min, x.gflops.median) << what;
+    EXPECT_GE(x.gflops.max, x.gflops.median) << what;
+    EXPECT_EQ(x.gflops.samples, 5) << what;
+    if (!core_model(cpu_signature())) continue;
+    ASSERT_TRUE(x.theoretical_gflops) << what;
+    EXPECT_TRUE(in_range(x.gflops.median, *x.theoretical_gflops))
+        << what << ": " << x.gflops.median << " of " << *x.theoretical_gflops;
+  }
+}
+
+TEST(CeilingsMeasure, L1BandwidthWithinTheoreticalPeak) {
+  const auto& c = tiny();
+  int with_theory = 0;
+  for (const auto& b : c.bandwidth) {
+    const std::string what = std::string(name(b.level)) + " " + name(b.kind) + " x" +
+                             std::to_string(b.threads);
+    EXPECT_EQ(b.level, Level::l1) << what;
+    EXPECT_GT(b.gbytes_per_s.median, 0) << what;
+    EXPECT_NEAR(b.read_gbytes_per_s + b.write_gbytes_per_s, b.gbytes_per_s.median,
+                1e-9 * b.gbytes_per_s.median)
+        << what;
+    if (b.kind == Kind::load) {
+      EXPECT_EQ(b.write_gbytes_per_s, 0) << what;
+    }
+    if (b.kind == Kind::store) {
+      EXPECT_EQ(b.read_gbytes_per_s, 0) << what;
+    }
+    if (!b.theoretical_gbytes_per_s) continue;
+    ++with_theory;
+    EXPECT_TRUE(in_range(b.gbytes_per_s.median, *b.theoretical_gbytes_per_s))
+        << what << ": " << b.gbytes_per_s.median << " of " << *b.theoretical_gbytes_per_s;
+  }
+  if (core_model(cpu_signature())) {
+    EXPECT_GT(with_theory, 0);
+  }
+}
+
+TEST(CeilingsMeasure, L1LatencyIsAFewCycles) {
+  const auto& c = tiny();
+  ASSERT_EQ(c.latency.size(), 1u);
+  EXPECT_GT(c.latency[0].ns.median, 0);
+  EXPECT_GE(c.latency[0].cycles, 2.5);  // no x86 core returns a load in under 3 cycles
+  EXPECT_LT(c.latency[0].cycles, 30);
+}
+
+TEST(CeilingsMeasure, ClockAndTimerAreMeasured) {
+  const auto& c = tiny();
+  ASSERT_FALSE(c.frequency.empty());
+  for (const auto& f : c.frequency) {
+    EXPECT_GT(f.ghz.median, 0.2);
+    EXPECT_LT(f.ghz.median, 10);
+  }
+  EXPECT_GT(c.method.timer_ghz, 0);
+  EXPECT_GT(c.method.timer_overhead_ns, 0);
+}
+
+}  // namespace
+}  // namespace roofprof::ceilings
