@@ -12,6 +12,8 @@ using Runner = std::function<int()>;
 Runner setup_run(CLI::App& sub);
 Runner setup_symbols(CLI::App& sub);
 Runner setup_report(CLI::App& sub);
+Runner setup_events(CLI::App& sub);
+Runner setup_doctor(CLI::App& sub);
 Runner setup_ceilings(CLI::App& sub);
 
 }  // namespace roofprof::cli

@@ -21,6 +21,8 @@ constexpr Subcommand kSubcommands[] = {
     {"symbols", "list functions that could be regions (executable and every loaded library)",
      roofprof::cli::setup_symbols},
     {"report", "print the table of one or more result files", roofprof::cli::setup_report},
+    {"events", "show the hardware event set roofprof uses here or on --pmu MODEL", roofprof::cli::setup_events},
+    {"doctor", "check what this machine can measure and how to fix what is missing", roofprof::cli::setup_doctor},
     {"ceilings", "measure (or show the cached) peak flop/s, bandwidth and latency of this machine",
      roofprof::cli::setup_ceilings},
 };
