@@ -27,15 +27,17 @@ std::string backend_note(const std::optional<std::string>& source, bool scaled) 
 
 std::string region_heading(const result::Region& r) {
   if (r.calls == 0) return fmt::format("  {} ({}): never entered\n", r.name, r.kind);
-  return fmt::format("  {} ({}): {} calls, {} {}\n", r.name, r.kind, format_count(double(r.calls)),
-                     r.threads, r.threads == 1 ? "thread" : "threads");
+  return fmt::format("  {} ({}): {} {}, {} {}\n", r.name, r.kind, format_count(double(r.calls)),
+                     r.calls == 1 ? "call" : "calls", r.threads,
+                     r.threads == 1 ? "thread" : "threads");
 }
 
 std::string time_lines(const result::Region& r) {
   auto source = source_of(r, "time");
   std::string out =
       quantity_line(format_seconds(r.time_s), "total time", backend_note(source, false));
-  if (const auto& t = r.time_per_call_s)
+  const auto& t = r.time_per_call_s;
+  if (t && r.calls > 1)  // one call: the total says it all
     out += quantity_line(
         format_seconds(t->median), "median per call",
         fmt::format("q1 {}, q3 {}, min {}, max {}", format_seconds(t->q1), format_seconds(t->q3),
