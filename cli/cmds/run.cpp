@@ -6,10 +6,14 @@
 #include <fstream>
 #include <memory>
 
+#include "cli/agent_run.hpp"
 #include "cli/assemble.hpp"
 #include "cli/command.hpp"
+#include "cli/emul_merge.hpp"
 #include "common/error.hpp"
 #include "counters/backend.hpp"
+#include "counters/backend_choice.hpp"
+#include "emul/emul.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "regions/spec.hpp"
@@ -32,7 +36,9 @@ struct RunOptions {
   int repeat = 1;
   std::string backend = "auto";
   std::vector<std::string> events;
+  bool cache_sim = true;
   bool quiet = false;
+  bool no_ptrace = false;
   std::vector<std::string> command;
 };
 
@@ -44,14 +50,9 @@ std::vector<std::string> cmdline_of(int pid) {
   return out;
 }
 
-std::unique_ptr<counters::Backend> make_backend(const RunOptions& o, std::string& name) {
-  if (o.backend == "time") {
-    name = "time";
-    return counters::make_null_backend();
-  }
-  if (o.backend == "emul")
-    throw UserError("--backend emul is not available in this build yet; use --backend perf or time");
-  name = "perf";
+// The native run's counters: software events wherever perf works, none for --backend time.
+std::unique_ptr<counters::Backend> make_native_backend(const RunOptions& o, counters::BackendKind kind) {
+  if (kind == counters::BackendKind::time) return counters::make_null_backend();
   return counters::make_perf_software_backend(o.events);
 }
 
@@ -65,8 +66,15 @@ int run(const RunOptions& o) {
   if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
   if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
 
-  std::string backend_name;
-  auto backend = make_backend(o, backend_name);
+  auto choice = counters::choose_backend(o.backend, counters::probe_capabilities());
+  if (!o.quiet) {
+    std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
+    for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
+  }
+  bool emulate = choice.kind == counters::BackendKind::emul;
+  if (emulate && o.pid) throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
+  auto backend = make_native_backend(o, choice.kind);
+  std::string backend_name = backend->name();
   probes::Planner planner(specs);
   regions::Aggregator agg;
 
@@ -81,7 +89,7 @@ int run(const RunOptions& o) {
   res.tool_version = ROOFPROF_VERSION;
   res.command = o.pid ? cmdline_of(o.pid) : o.command;
   if (o.pid) res.pid = o.pid;
-  res.backend = backend_name;
+  res.backend = counters::to_string(choice.kind);
   res.scope = o.scope;
   res.repeat = o.repeat;
   res.host = result::describe_host();
@@ -89,8 +97,13 @@ int run(const RunOptions& o) {
 
   tracer::SessionOutcome last;
   for (int r = 0; r < o.repeat; ++r) {
-    tracer::Session session(so, *backend, planner, [&](regions::Instance&& inst) { agg.add(inst); });
-    last = session.run();
+    auto sink = [&](regions::Instance&& inst) { agg.add(inst); };
+    if (o.no_ptrace) {
+      last = run_with_agent(so, *backend, planner, sink);
+    } else {
+      tracer::Session session(so, *backend, planner, sink);
+      last = session.run();
+    }
     res.wall_time_s += last.wall_time_s;
     for (auto& w : last.warnings) res.warnings.push_back(w);
     if (!last.complete) break;  // interrupted: keep what was measured, do not start again
@@ -99,6 +112,18 @@ int run(const RunOptions& o) {
   res.term_signal = last.term_signal;
   res.complete = last.complete;
   res.regions = assemble_regions(planner, agg, backend->events(), backend_name);
+  if (emulate && last.complete) {
+    // Second run of the two-run method: exact W and Q under emulation.
+    emul::Options eo;
+    eo.scope = so.scope;
+    eo.cache_sim = o.cache_sim;
+    eo.follow_exec = o.follow_fork;
+    eo.progress = isatty(2) && !o.quiet;
+    eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
+    if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
+    auto emulated = emul::run(o.command, emulation_probes(planner), eo);
+    for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+  }
   result::write_atomic(res, o.output);
   if (!o.quiet) {
     report::print_summary(res, stderr);
@@ -128,7 +153,11 @@ Runner setup_run(CLI::App& sub) {
       ->check(CLI::IsMember({"auto", "perf", "emul", "time"}));
   sub.add_option("--events,-e", o->events, "perf events to count (default: task-clock,page-faults,context-switches)")
       ->delimiter(',');
+  sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation backend: no cache simulation (L1 traffic only)");
   sub.add_flag("--quiet,-q", o->quiet, "no summary on stderr");
+  sub.add_flag("--no-ptrace", o->no_ptrace,
+               "measure with the in-process agent alone (LD_PRELOAD, no ptrace): only functions called "
+               "through the dynamic linker (docs/preload.md)");
   sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
   return [o] { return run(*o); };
 }

@@ -1,0 +1,22 @@
+#pragma once
+// The two-run method (like Advisor's survey and FLOP runs): a native traced run gives time and
+// software counters, an emulated run of the same program gives exact W and Q; they are merged
+// per region. When call counts differ between the runs the merge says so and uses totals.
+#include <string>
+#include <vector>
+
+#include "emul/emul.hpp"
+#include "probes/plan.hpp"
+#include "result/result.hpp"
+
+namespace roofprof::cli {
+
+// The emulation tool's probes: every site the native run placed, by region.
+std::vector<emul::Probe> emulation_probes(const probes::Planner& planner);
+
+// Adds W (flops, flops_by_class), Q (bytes per level) and instructions from the emulated run
+// to `regions` (in planner order), with their sources. Returns warnings (call-count mismatches).
+std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
+                                        bool cache_sim);
+
+}  // namespace roofprof::cli
