@@ -50,9 +50,13 @@ std::vector<std::string> cmdline_of(int pid) {
   return out;
 }
 
-// The native run's counters: software events wherever perf works, none for --backend time.
-std::unique_ptr<counters::Backend> make_native_backend(const RunOptions& o, counters::BackendKind kind) {
-  if (kind == counters::BackendKind::time) return counters::make_null_backend();
+// The native run's counters: software events (task-clock, page-faults, ...) for every backend
+// where perf_event works at all; none where even those cannot be opened.
+std::unique_ptr<counters::Backend> make_native_backend(const RunOptions& o, const counters::Capabilities& caps) {
+  if (!caps.software_counters) {
+    if (!o.events.empty()) throw UserError("--events: " + caps.software_problem);
+    return counters::make_null_backend();
+  }
   return counters::make_perf_software_backend(o.events);
 }
 
@@ -66,14 +70,20 @@ int run(const RunOptions& o) {
   if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
   if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
 
-  auto choice = counters::choose_backend(o.backend, counters::probe_capabilities());
+  auto caps = counters::probe_capabilities();
+  auto choice = counters::choose_backend(o.backend, caps);
+  if (choice.kind == counters::BackendKind::emul && o.pid) {
+    if (o.backend == "emul")
+      throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
+    choice = counters::BackendChoice{counters::BackendKind::time,
+                                     "attaching to a running process: time and software counters only", {}};
+  }
   if (!o.quiet) {
     std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
     for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
   }
   bool emulate = choice.kind == counters::BackendKind::emul;
-  if (emulate && o.pid) throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
-  auto backend = make_native_backend(o, choice.kind);
+  auto backend = make_native_backend(o, caps);
   std::string backend_name = backend->name();
   probes::Planner planner(specs);
   regions::Aggregator agg;
