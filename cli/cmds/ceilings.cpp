@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ceilings/ceilings.hpp"
+#include "ceilings/machine.hpp"
 #include "cli/command.hpp"
 #include "common/error.hpp"
 
@@ -19,6 +20,8 @@ struct CeilingsOptions {
   std::string output;
   std::vector<std::string> only;
   std::vector<int> threads;
+  std::vector<std::string> isas;
+  std::vector<std::string> levels;
 };
 
 // One status line on a terminal, rewritten in place; nothing when stderr is not a terminal.
@@ -33,6 +36,12 @@ int run(const CeilingsOptions& o) {
   ceilings::MeasureOptions m;
   m.mode = o.full ? ceilings::Mode::full : ceilings::Mode::quick;
   m.thread_counts = o.threads;
+  for (const auto& i : o.isas) {
+    m.isas.push_back(ceilings::parse_isa(i));
+    if (!ceilings::supports(m.isas.back()))
+      throw UserError("--isa " + i + ": this CPU does not support it");
+  }
+  for (const auto& l : o.levels) m.levels.push_back(ceilings::parse_level(l));
   m.progress = progress_line;
   if (!o.only.empty()) {
     m.compute = m.bandwidth = m.latency = false;
@@ -45,7 +54,7 @@ int run(const CeilingsOptions& o) {
   }
 
   ceilings::Ceilings c;
-  if (!o.only.empty() || !o.threads.empty()) {
+  if (!o.only.empty() || !o.threads.empty() || !o.isas.empty() || !o.levels.empty()) {
     // A partial measurement answers this command only; the cache keeps complete ones.
     c = ceilings::measure(m);
     progress_done();
@@ -89,6 +98,12 @@ Runner setup_ceilings(CLI::App& sub) {
   sub.add_option("--threads", o->threads, "thread counts to measure (default: 1 and all CPUs)")
       ->delimiter(',')
       ->check(CLI::PositiveNumber)
+      ->type_name("LIST");
+  sub.add_option("--isa", o->isas, "compute ISAs to measure (scalar, sse, avx2, avx512)")
+      ->delimiter(',')
+      ->type_name("LIST");
+  sub.add_option("--levels", o->levels, "bandwidth and latency levels to measure (L1, L2, L3, DRAM)")
+      ->delimiter(',')
       ->type_name("LIST");
   return [o] { return run(*o); };
 }
