@@ -614,6 +614,7 @@ static Int class_counter(Bool dp, UInt bits)
 /*------------------------------------------------------------*/
 
 static Bool clo_cache_sim = False;
+static Bool clo_instrument = True; /* --instrument=no: count nothing (benchmark baseline) */
 
 /* The guest instruction being instrumented. */
 typedef struct {
@@ -901,6 +902,7 @@ static IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGues
 {
    (void)closure; (void)layout; (void)archinfo_host;
    if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
+   if (!clo_instrument) return sbIn;
    resolve_probes_for((Addr)vge->base[0]);
 
    Ctx c;
@@ -1101,6 +1103,7 @@ static Bool process_option(const HChar* arg)
    if VG_STR_CLO (arg, "--probes", clo_probes) {}
    else if VG_STR_CLO (arg, "--out-dir", clo_out_dir) {}
    else if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {}
+   else if VG_BOOL_CLO (arg, "--instrument", clo_instrument) {}
    else if VG_INT_CLO (arg, "--progress-interval", clo_progress_ms) {}
    else if VG_STR_CLO (arg, "--cache-level", s) {
       if (!parse_level(s)) VG_(fmsg_bad_option)(arg, "expected SIZE,WAYS,LINE in bytes (at most 4 levels)\n");
@@ -1119,7 +1122,10 @@ static void print_usage(void)
       "    --progress-interval=MS    progress lines every MS ms, 0 = none [1000]\n");
 }
 
-static void print_debug_usage(void) { VG_(printf)("    (none)\n"); }
+static void print_debug_usage(void)
+{
+   VG_(printf)("    --instrument=no|yes       add no counting code: the tool's baseline cost [yes]\n");
+}
 
 static void post_clo_init(void)
 {

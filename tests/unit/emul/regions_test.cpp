@@ -106,3 +106,35 @@ TEST(EmulRegions, ThreadScopeCountsTheThreadThatEntered) {
 
 }  // namespace
 }  // namespace roofprof::emul::test
+
+namespace roofprof::emul::test {
+namespace {
+
+TEST(EmulProcesses, ForkedChildrenAreMeasuredAsTheirOwnProcess) {
+  std::string path = fixture("emul_fork");
+  auto r = run({path, "100"}, entry_probes(path, {"work"}), Options{});
+  EXPECT_EQ(r.exit_code, 0);
+  ASSERT_EQ(r.instances.size(), 2u);
+  for (const auto& i : r.instances) {
+    EXPECT_EQ(i.reason, regions::CloseReason::Return);
+    EXPECT_EQ(flops(r, i), i.pid == r.pid ? 200 : 400) << "pid " << i.pid;
+  }
+  EXPECT_NE(r.instances[0].pid, r.instances[1].pid);
+}
+
+TEST(EmulProcesses, ExecdProgramsAreMeasuredWhenFollowed) {
+  std::string path = fixture("emul_kernels_O2");
+  Options o;
+  o.follow_exec = true;
+  auto r = run({"/bin/sh", "-c", "\"$0\" counts >/dev/null", path}, entry_probes(path, {"daxpy"}), o);
+  EXPECT_EQ(r.exit_code, 0);
+  ASSERT_EQ(r.instances.size(), 2u);
+  EXPECT_EQ(flops(r, r.instances[0]), 2000);
+  EXPECT_EQ(flops(r, r.instances[1]), 2006);
+  Options no;
+  auto unfollowed = run({"/bin/sh", "-c", "\"$0\" counts >/dev/null", path}, entry_probes(path, {"daxpy"}), no);
+  EXPECT_TRUE(unfollowed.instances.empty());
+}
+
+}  // namespace
+}  // namespace roofprof::emul::test
