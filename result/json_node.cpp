@@ -50,6 +50,8 @@ JsonNode JsonNode::member(const char* key) const {
   return JsonNode(*it, path_.empty() ? std::string(key) : path_ + "." + key);
 }
 
+bool JsonNode::has(const char* key) const { return object().contains(key); }
+
 size_t JsonNode::size() const {
   if (!value_.is_array()) expected("an array");
   return value_.size();

@@ -17,6 +17,7 @@ class JsonNode {
   const std::string& path() const { return path_; }
 
   JsonNode member(const char* key) const;  // required member of an object
+  bool has(const char* key) const;         // an object with that member
   JsonNode element(size_t index) const;    // element of an array (index < size())
   size_t size() const;                     // of an array
   const nlohmann::json& object() const;    // the value, checked to be an object

@@ -56,6 +56,26 @@ std::map<std::string, Bytes> read_bytes(const JsonNode& n) {
   return out;
 }
 
+std::map<std::string, std::optional<double>> read_counters(const JsonNode& n) {
+  std::map<std::string, std::optional<double>> out;
+  for_each_member(n, [&](const std::string& k, const JsonNode& v) { out[k] = v.number_or_null(); });
+  return out;
+}
+
+Group read_group(const JsonNode& n) {
+  Group g;
+  g.key = n.member("key").string();
+  g.params = read_numbers(n.member("params"));
+  g.calls = n.member("calls").count();
+  g.time_s = n.member("time_s").number();
+  g.time_per_call_s = read_stats(n.member("time_per_call_s"));
+  g.counters = read_counters(n.member("counters"));
+  g.flops = n.member("flops").number_or_null();
+  g.bytes = read_bytes(n.member("bytes"));
+  g.expected_work = n.member("expected_work").number_or_null();
+  return g;
+}
+
 Region read_region(const JsonNode& n) {
   Region r;
   r.name = n.member("name").string();
@@ -67,9 +87,7 @@ Region read_region(const JsonNode& n) {
   r.calls = n.member("calls").count();
   r.time_s = n.member("time_s").number();
   r.time_per_call_s = read_stats(n.member("time_per_call_s"));
-  for_each_member(n.member("counters"), [&](const std::string& k, const JsonNode& v) {
-    r.counters[k] = v.number_or_null();
-  });
+  r.counters = read_counters(n.member("counters"));
   r.counters_multiplexed = n.member("counters_multiplexed").boolean();
   r.threads = n.member("threads").count();
   for_each_member(n.member("closed_by"),
@@ -80,6 +98,10 @@ Region read_region(const JsonNode& n) {
   r.instructions = n.member("instructions").number_or_null();
   for_each_member(n.member("sources"),
                   [&](const std::string& k, const JsonNode& v) { r.sources[k] = v.string(); });
+  if (n.has("groups")) {  // optional member (absent: calls not grouped)
+    JsonNode groups = n.member("groups");
+    for (size_t i = 0; i < groups.size(); ++i) r.groups.push_back(read_group(groups.element(i)));
+  }
   return r;
 }
 

@@ -69,6 +69,21 @@ J bytes_json(const std::map<std::string, Bytes>& m, const std::string& where) {
 }
 
 template <class J>
+J group_json(const Group& g, const std::string& where) {
+  return J{
+      {"key", g.key},
+      {"params", number_map<J>(g.params, where + ".params")},
+      {"calls", g.calls},
+      {"time_s", finite(g.time_s, where + ".time_s")},
+      {"time_per_call_s", stats_json<J>(g.time_per_call_s, where + ".time_per_call_s")},
+      {"counters", optional_number_map<J>(g.counters, where + ".counters")},
+      {"flops", optional_number<J>(g.flops, where + ".flops")},
+      {"bytes", bytes_json<J>(g.bytes, where + ".bytes")},
+      {"expected_work", optional_number<J>(g.expected_work, where + ".expected_work")},
+  };
+}
+
+template <class J>
 J region_json(const Region& r, const std::string& where) {
   J locations = J::array();
   for (const auto& s : r.locations) locations.push_back(site_json<J>(s));
@@ -76,7 +91,7 @@ J region_json(const Region& r, const std::string& where) {
   for (const auto& [reason, n] : r.closed_by) closed_by[reason] = n;
   J sources = J::object();
   for (const auto& [quantity, backend] : r.sources) sources[quantity] = backend;
-  return J{
+  J out{
       {"name", r.name},
       {"kind", r.kind},
       {"spec", r.spec},
@@ -94,6 +109,13 @@ J region_json(const Region& r, const std::string& where) {
       {"instructions", optional_number<J>(r.instructions, where + ".instructions")},
       {"sources", std::move(sources)},
   };
+  if (!r.groups.empty()) {  // optional member: absent when the calls were not grouped
+    J groups = J::array();
+    for (size_t i = 0; i < r.groups.size(); ++i)
+      groups.push_back(group_json<J>(r.groups[i], where + ".groups[" + std::to_string(i) + "]"));
+    out["groups"] = std::move(groups);
+  }
+  return out;
 }
 
 template <class J>

@@ -30,6 +30,23 @@ struct Bytes {
   bool operator==(const Bytes&) const = default;
 };
 
+// The calls of a region that had the same decoded arguments (signatures/: "m=200,n=200,k=200").
+// Optional in schema 1: a region whose calls were not grouped has none.
+struct Group {
+  std::string key;                       // "m=200,n=200,k=200": params in signature order
+  std::map<std::string, double> params;  // "m" -> 200, ...
+  uint64_t calls = 0;
+  double time_s = 0;                     // total over the group's calls
+  std::optional<Stats> time_per_call_s;  // null when calls == 0
+  std::map<std::string, std::optional<double>> counters;  // as Region::counters
+  std::optional<double> flops;           // W measured; null when no backend measured it
+  std::map<std::string, Bytes> bytes;    // as Region::bytes
+  // Flops by the signature's standard formula (dgemm 2mnk, ...), summed over the calls; null
+  // when the signature has no formula.
+  std::optional<double> expected_work;
+  bool operator==(const Group&) const = default;
+};
+
 struct Region {
   std::string name;
   std::string kind;  // "function" | "span"
@@ -52,6 +69,9 @@ struct Region {
   // Which backend produced each quantity: "time" -> "clock", "counters" -> "perf", "flops" ->
   // "emul" ... A key "counters.EVENT" overrides "counters" for one event.
   std::map<std::string, std::string> sources;
+  // Calls grouped by their decoded arguments; empty when not grouped (written only when not
+  // empty; optional member of schema 1).
+  std::vector<Group> groups;
   bool operator==(const Region&) const = default;
 };
 

@@ -1,0 +1,134 @@
+// The optional per-region `groups` member, the GroupTable that builds it, and the quantile
+// helpers behind both.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "result/group_table.hpp"
+#include "result/quantiles.hpp"
+#include "result/result.hpp"
+#include "tests/unit/result/sample_run.hpp"
+
+namespace roofprof::result {
+namespace {
+
+using nlohmann::json;
+
+Group sample_group() {
+  Group g;
+  g.key = "m=200,n=200,k=200";
+  g.params = {{"m", 200}, {"n", 200}, {"k", 200}};
+  g.calls = 3;
+  g.time_s = 0.03;
+  g.time_per_call_s = Stats{0.009, 0.0095, 0.01, 0.0105, 0.011};
+  g.counters = {{"task-clock", 3e7}, {"cycles", std::nullopt}};
+  g.flops = 4.8e7;
+  g.bytes = {{"DRAM", Bytes{9.6e5, std::nullopt}}};
+  g.expected_work = 4.8e7;
+  return g;
+}
+
+TEST(ResultGroups, RoundTrip) {
+  result::Run run = samples::sample_run();
+  run.regions[0].groups = {sample_group(), sample_group()};
+  run.regions[0].groups[1].key = "m=1,n=1,k=1";
+  run.regions[0].groups[1].expected_work = std::nullopt;
+  run.regions[0].groups[1].time_per_call_s = std::nullopt;
+  json j = to_json(run);
+  EXPECT_EQ(j["regions"][0]["groups"][0]["key"], "m=200,n=200,k=200");
+  EXPECT_EQ(j["regions"][0]["groups"][0]["params"]["k"], 200.0);
+  EXPECT_TRUE(j["regions"][0]["groups"][0]["counters"]["cycles"].is_null());
+  EXPECT_TRUE(j["regions"][0]["groups"][1]["expected_work"].is_null());
+  EXPECT_EQ(from_json(json::parse(j.dump())), run);
+}
+
+TEST(ResultGroups, AbsentWhenNotGroupedAndOptionalOnRead) {
+  json j = to_json(samples::sample_run());
+  EXPECT_FALSE(j["regions"][0].contains("groups"));
+  EXPECT_TRUE(from_json(j).regions[0].groups.empty());
+}
+
+TEST(ResultGroups, MalformedGroupNamesTheMember) {
+  result::Run run = samples::sample_run();
+  run.regions[0].groups = {sample_group()};
+  json j = to_json(run);
+  j["regions"][0]["groups"][0].erase("expected_work");
+  try {
+    from_json(j);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "regions[0].groups[0]: member \"expected_work\" is missing");
+  }
+  j = to_json(run);
+  j["regions"][0]["groups"] = json::object();
+  EXPECT_THROW(from_json(j), UserError);
+}
+
+TEST(GroupTable, GroupsCallsByKeyWithExactStatistics) {
+  GroupTable table({"task-clock", "cycles"});
+  std::map<std::string, double> small{{"n", 10}}, big{{"n", 1000}};
+  const double c1[] = {100, 1000}, c2[] = {200, NAN};
+  for (int i = 1; i <= 5; ++i)
+    table.add("n=10", small, 20.0, GroupCall{i * 1e-3, c1, 20.0, {{"L1", Bytes{160, 80}}}});
+  table.add("n=1000", big, 2000.0, GroupCall{0.5, c2, std::nullopt, {}});
+  std::vector<Group> g = table.groups();
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].key, "n=10");
+  EXPECT_EQ(g[0].calls, 5u);
+  EXPECT_NEAR(g[0].time_s, 0.015, 1e-15);
+  EXPECT_EQ(g[0].time_per_call_s, (Stats{1e-3, 2e-3, 3e-3, 4e-3, 5e-3}));
+  EXPECT_EQ(g[0].counters.at("task-clock"), 500.0);
+  EXPECT_EQ(g[0].counters.at("cycles"), 5000.0);
+  EXPECT_EQ(g[0].flops, 100.0);
+  EXPECT_EQ(g[0].expected_work, 100.0);
+  EXPECT_EQ(g[0].bytes.at("L1"), (Bytes{800, 400}));
+  EXPECT_EQ(g[1].counters.at("cycles"), std::nullopt);  // one call not counted: unknown
+  EXPECT_EQ(g[1].flops, std::nullopt);
+  EXPECT_TRUE(g[1].bytes.empty());
+  EXPECT_EQ(g[1].params, big);
+}
+
+TEST(GroupTable, ALevelMissingFromALaterCallBecomesUnknown) {
+  GroupTable table({});
+  table.add("k", {}, std::nullopt, GroupCall{1, {}, 1.0, {{"DRAM", Bytes{64, 0}}}});
+  table.add("k", {}, std::nullopt, GroupCall{1, {}, 1.0, {}});
+  auto g = table.groups();
+  EXPECT_EQ(g[0].bytes.at("DRAM"), (Bytes{std::nullopt, std::nullopt}));
+  EXPECT_EQ(g[0].expected_work, std::nullopt);
+}
+
+TEST(Quantiles, FiveNumbersType7) {
+  std::vector<double> v{4, 1, 3, 2};
+  EXPECT_EQ(five_numbers(v), (Stats{1, 1.75, 2.5, 3.25, 4}));
+  std::vector<double> one{7};
+  EXPECT_EQ(five_numbers(one), (Stats{7, 7, 7, 7, 7}));
+  std::vector<double> none;
+  EXPECT_EQ(five_numbers(none), std::nullopt);
+}
+
+TEST(Quantiles, MixOfOneIsItself) {
+  Stats s{1, 2, 3, 4, 5};
+  EXPECT_EQ(mix({{s, 10}}), s);
+  EXPECT_EQ(mix({{s, 10}, {Stats{100, 100, 100, 100, 100}, 0}}), s);
+  EXPECT_EQ(mix({}), std::nullopt);
+}
+
+TEST(Quantiles, MixOfTwoEqualHalves) {
+  // Uniform on [0,1] and uniform on [2,3], equal weights: the median lies in the gap (at the
+  // lower end of inf{x: F >= 1/2}), q1 = 0.5, q3 = 2.5.
+  auto m = mix({{Stats{0, 0.25, 0.5, 0.75, 1}, 50}, {Stats{2, 2.25, 2.5, 2.75, 3}, 50}});
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->min, 0);
+  EXPECT_EQ(m->max, 3);
+  EXPECT_NEAR(m->q1, 0.5, 1e-9);
+  EXPECT_NEAR(m->median, 1.0, 1e-9);
+  EXPECT_NEAR(m->q3, 2.5, 1e-9);
+  // Unequal weights pull the quartiles toward the heavier part.
+  auto w = mix({{Stats{0, 0.25, 0.5, 0.75, 1}, 90}, {Stats{2, 2.25, 2.5, 2.75, 3}, 10}});
+  EXPECT_NEAR(w->median, 0.5 / 0.9, 1e-9);
+  EXPECT_LE(w->q3, 1.0);
+}
+
+}  // namespace
+}  // namespace roofprof::result
