@@ -1,0 +1,51 @@
+// Bad input: exit status 2, exactly one line on stderr, no stack trace or abort.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+void expect_one_line_error(const RunResult& r) {
+  EXPECT_EQ(r.exit_code(), 2) << r.diag();
+  auto ls = lines(r.err);
+  EXPECT_EQ(ls.size(), 1u) << r.diag();
+  for (const char* bad : {"terminate called", "what()", "Aborted", "#0 ", "Segmentation"})
+    EXPECT_EQ(r.err.find(bad), std::string::npos) << bad << r.diag();
+}
+
+TEST(RunBadInput, UnknownRegionSuggestsClosestNames) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--region", "thread_wrk", "--", fixture("run_threads"), "1"});
+  expect_one_line_error(r);
+  EXPECT_NE(r.err.find("thread_wrk"), std::string::npos) << r.diag();
+  EXPECT_NE(r.err.find("thread_work"), std::string::npos) << "closest name not suggested" << r.diag();
+  EXPECT_EQ(r.out.find("done"), std::string::npos) << "the program should not have run to the end" << r.diag();
+}
+
+TEST(RunBadInput, UnknownRegionShortForm) {
+  Sandbox sb;
+  auto r = sb.roofprof({"--region", "dgem_", "--", fixture("run_blas_app")});
+  expect_one_line_error(r);
+  EXPECT_NE(r.err.find("dgemm_"), std::string::npos) << "closest name not suggested" << r.diag();
+}
+
+TEST(RunBadInput, NonexistentProgram) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--region", "main", "--", "./does-not-exist"});
+  expect_one_line_error(r);
+  EXPECT_NE(r.err.find("does-not-exist"), std::string::npos) << r.diag();
+}
+
+TEST(RunBadInput, MalformedSpan) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--span", "loop=span.c:10", "--", fixture("run_span")});
+  expect_one_line_error(r);
+}
+
+TEST(RunBadInput, SpanWithoutName) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--span", "span.c:10..span.c:12", "--", fixture("run_span")});
+  expect_one_line_error(r);
+}
+
+}  // namespace
+}  // namespace it
