@@ -1,0 +1,95 @@
+/* roofprof emulation tool: state and functions shared by its files.
+ *   rp_main.c        counters and threads, the helpers generated code calls, options, setup
+ *   rp_out.c         the event file
+ *   rp_probes.c      probe addresses, resolved per loaded object
+ *   rp_instrument.c  decoding, flop classes, instrumentation
+ *   rp_cache.c       the cache hierarchy simulator */
+#ifndef RP_TOOL_H
+#define RP_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+#include "rp_cache.h"
+
+/* Counters, in output order. */
+enum {
+   C_INSTR,
+   C_SP_S, C_SP_128, C_SP_256, C_SP_512,
+   C_DP_S, C_DP_128, C_DP_256, C_DP_512,
+   C_X87,
+   C_RD, C_WR,
+   C_CACHE, /* first cache-simulation counter */
+   C_MAX = C_CACHE + 2 * RP_CACHE_MAX_LEVELS
+};
+
+extern Int rp_n_counters;
+const HChar* rp_counter_name(Int i);
+
+/* Counts of the running thread since it was last scheduled; inline IR adds to these. */
+extern ULong rp_live[C_MAX];
+/* Counts folded out of rp_live at thread switches: the process total is rp_proc_acc + rp_live. */
+extern ULong rp_proc_acc[C_MAX];
+extern ULong rp_proc_last[C_MAX]; /* process values at the previous output line */
+
+typedef struct {
+   Bool used;
+   Int lwp;
+   ULong acc[C_MAX];  /* this thread's counts, excluding rp_live while it runs */
+   ULong last[C_MAX]; /* this thread's values at its previous output line */
+   /* Entry sps of probed functions entered and not yet left, outermost first. */
+   Addr* pend;
+   Int npend, cap;
+} Thread;
+
+extern Thread* rp_threads; /* indexed by ThreadId */
+extern ThreadId rp_cur_tid;
+/* Innermost pending entry sp of the running thread, ~0 when none: inline IR compares the
+   sp after a ret or indirect jump against it and calls rp_departure when above. */
+extern Addr rp_cur_innermost;
+extern Int rp_n_threads_ever;
+
+/* Helpers called by instrumented code. */
+void rp_probe_hit(UWord slot, Addr sp);
+void rp_departure(UWord why, Addr sp);
+
+/* rp_out.c */
+extern const HChar* rp_clo_out_dir;
+void rp_out_open(Int parent); /* DIR/<pid>.<seq>.events and its header */
+void rp_out_drop(void);       /* forget the buffer and file (a forked child's copies) */
+void rp_out_close(void);
+void rp_out_flush(void);
+void rp_out_str(const HChar* s);
+void rp_out_char(HChar c);
+void rp_out_u64(ULong v);
+void rp_out_hex(ULong v);
+void rp_out_thread_counts(ThreadId tid);
+void rp_out_process_counts(Bool allow_same);
+void rp_out_event_tail(ThreadId tid, Addr sp);
+
+/* rp_probes.c */
+enum { PK_ENTRY, PK_SPAN_START, PK_SPAN_STOP };
+typedef struct {
+   Int kind;
+   Addr link; /* link-time address in the module */
+   HChar* path;
+} Probe;
+typedef struct { /* the probes at one run-time address */
+   Int n;
+   Int idx[8];
+} Slot;
+extern const HChar* rp_clo_probes;
+extern Probe* rp_probes;
+void rp_load_probes(void);
+void rp_resolve_probes_for(Addr a);
+Int rp_slot_at(Addr a); /* -1: no probe there */
+const Slot* rp_slot(Int slot);
+
+/* rp_instrument.c */
+extern Bool rp_clo_cache_sim;
+extern Bool rp_clo_instrument;
+IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGuestLayout* layout,
+                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
+                    IRType gWordTy, IRType hWordTy);
+
+#endif
