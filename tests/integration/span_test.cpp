@@ -36,5 +36,18 @@ TEST(RunSpan, SpanFromLoopToAfterTheLoopOpensOnce) {
   EXPECT_EQ(calls(reg), 1) << reg.dump();
 }
 
+TEST(RunSpan, SymbolToFileLine) {
+  // START is the function step (entered 5 times), STOP the line after the loop.
+  int after = line_of(kSource, "/* AFTER_LOOP */");
+  ASSERT_GT(after, 0);
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--span", "sym=step..span.c:" + std::to_string(after), "--", fixture("run_span")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json reg = region(load_result(r), "sym");
+  ASSERT_FALSE(reg.is_null());
+  EXPECT_EQ(calls(reg), 1) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "span_stop"), 1) << reg.dump();
+}
+
 }  // namespace
 }  // namespace it
