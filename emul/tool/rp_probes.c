@@ -31,10 +31,11 @@ static Int n_sites, cap_sites;
 static Slot* slots;
 static Int n_slots, cap_slots;
 
-/* Objects whose rp_probes were resolved (a DebugInfo is identified with its text address). */
+/* Objects whose probes were resolved (a DebugInfo, its text address and file name). */
 typedef struct {
    const DebugInfo* di;
    Addr avma;
+   HChar* file;
 } Seen;
 static Seen* seen;
 static Int n_seen, cap_seen;
@@ -92,7 +93,7 @@ void rp_load_probes(void)
       if (!eol) break;
       p = eol + 1;
    }
-   /* buf stays allocated: rp_probes point into it. */
+   /* buf stays allocated: the probes point into it. */
 }
 
 static Int site_find(Addr a)
@@ -115,7 +116,8 @@ static void site_add(Addr a, Int probe)
          cap_slots = cap_slots ? 2 * cap_slots : 16;
          slots = VG_(realloc)("rp.slots", slots, cap_slots * sizeof(Slot));
       }
-      slots[n_slots].n = 0;
+      slots[n_slots].n = slots[n_slots].cap = 0;
+      slots[n_slots].idx = NULL;
       if (n_sites == cap_sites) {
          cap_sites = cap_sites ? 2 * cap_sites : 16;
          sites = VG_(realloc)("rp.sites", sites, cap_sites * sizeof(Site));
@@ -131,7 +133,13 @@ static void site_add(Addr a, Int probe)
       i = at;
    }
    Slot* s = &slots[sites[i].slot];
-   if (s->n < (Int)(sizeof s->idx / sizeof s->idx[0])) s->idx[s->n++] = probe;
+   for (Int k = 0; k < s->n; k++)
+      if (s->idx[k] == probe) return; /* an object mapped again at the same address */
+   if (s->n == s->cap) {
+      s->cap = s->cap ? 2 * s->cap : 4;
+      s->idx = VG_(realloc)("rp.slot", s->idx, s->cap * sizeof(Int));
+   }
+   s->idx[s->n++] = probe;
 }
 
 /* Sites in [lo, hi) belonged to an object that is gone. */
@@ -143,7 +151,7 @@ static void sites_drop(Addr lo, Addr hi)
    n_sites = k;
 }
 
-/* Resolves the rp_probes of the object holding `a`, once per loaded object. */
+/* Resolves the probes of the object holding `a`, once per loaded object. */
 void rp_resolve_probes_for(Addr a)
 {
    static const DebugInfo* last_di;
@@ -155,21 +163,23 @@ void rp_resolve_probes_for(Addr a)
    if (di == last_di && avma == last_avma) return;
    last_di = di;
    last_avma = avma;
+   const HChar* file = VG_(DebugInfo_get_filename)(di);
+   if (!file) file = "";
    for (Int i = 0; i < n_seen; i++)
-      if (seen[i].di == di && seen[i].avma == avma) return;
+      if (seen[i].di == di && seen[i].avma == avma && VG_STREQ(seen[i].file, file)) return;
    if (n_seen == cap_seen) {
       cap_seen = cap_seen ? 2 * cap_seen : 16;
       seen = VG_(realloc)("rp.seen", seen, cap_seen * sizeof(Seen));
    }
    seen[n_seen].di = di;
    seen[n_seen].avma = avma;
+   seen[n_seen].file = VG_(strdup)("rp.seen.file", file);
    n_seen++;
-   const HChar* file = VG_(DebugInfo_get_filename)(di);
    PtrdiffT bias = VG_(DebugInfo_get_text_bias)(di);
    sites_drop(avma, avma + VG_(DebugInfo_get_text_size)(di));
    Int matched = 0;
    for (Int i = 0; i < n_probes; i++) {
-      if (file && VG_STREQ(rp_probes[i].path, file)) {
+      if (VG_STREQ(rp_probes[i].path, file)) {
          site_add(rp_probes[i].link + bias, i);
          matched++;
       }

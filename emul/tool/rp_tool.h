@@ -75,8 +75,8 @@ typedef struct {
    HChar* path;
 } Probe;
 typedef struct { /* the probes at one run-time address */
-   Int n;
-   Int idx[8];
+   Int n, cap;
+   Int* idx;
 } Slot;
 extern const HChar* rp_clo_probes;
 extern Probe* rp_probes;
