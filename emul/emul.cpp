@@ -13,7 +13,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -83,7 +82,11 @@ class EventFiles {
       int pid = 0, seq = 0;
       std::string name = entry.path().filename().string();
       if (std::sscanf(name.c_str(), "%d.%d.events", &pid, &seq) != 2) continue;
-      if (!tails_.count({pid, seq})) tails_[{pid, seq}] = Tail{entry.path().string(), parser_.open_file(name)};
+      if (tails_.count({pid, seq})) continue;
+      Tail t;
+      t.path = entry.path().string();
+      t.id = parser_.open_file(name);
+      tails_.emplace(std::make_pair(pid, seq), std::move(t));
     }
     for (auto it = tails_.begin(); it != tails_.end(); ++it) {
       Tail& t = it->second;
@@ -264,20 +267,28 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
 
   auto start = std::chrono::steady_clock::now();
   int status = 0;
-  for (;;) {
-    pid_t r = waitpid(child, &status, WNOHANG);
-    if (r == child) break;
-    if (r < 0 && errno != EINTR) throw UserError(fmt::format("waiting for valgrind: {}", std::strerror(errno)));
-    std::this_thread::sleep_for(std::chrono::milliseconds(options.progress ? 250 : 50));
-    files.poll();
-    if (options.progress) {
-      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::string where;
-      if (auto region = parser.current_region())
-        where = ", in " + (options.region_name ? options.region_name(*region) : fmt::format("region {}", *region));
-      std::fprintf(stderr, "\r\033[Kroofprof: emulating, %.0f s, %s instructions%s", secs,
-                   human(parser.instructions()).c_str(), where.c_str());
+  try {
+    for (;;) {
+      pid_t r = waitpid(child, &status, WNOHANG);
+      if (r == child) break;
+      if (r < 0 && errno != EINTR) throw UserError(fmt::format("waiting for valgrind: {}", std::strerror(errno)));
+      std::this_thread::sleep_for(std::chrono::milliseconds(options.progress ? 250 : 50));
+      files.poll();
+      if (options.progress) {
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::string where;
+        if (auto region = parser.current_region())
+          where = ", in " + (options.region_name ? options.region_name(*region) : fmt::format("region {}", *region));
+        std::fprintf(stderr, "\r\033[Kroofprof: emulating, %.0f s, %s instructions%s", secs,
+                     human(parser.instructions()).c_str(), where.c_str());
+      }
     }
+  } catch (...) {
+    // Do not leave valgrind running behind an error.
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    if (options.progress) std::fprintf(stderr, "\r\033[K");
+    throw;
   }
   if (options.progress) std::fprintf(stderr, "\r\033[K");
 
