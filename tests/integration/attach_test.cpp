@@ -14,8 +14,8 @@ long heartbeat(const fs::path& p) {
   return in ? n : -1;
 }
 
-std::string proc_status_field(pid_t pid, const std::string& key) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+std::string status_field(const fs::path& status_file, const std::string& key) {
+  std::ifstream in(status_file);
   std::string line;
   while (std::getline(in, line))
     if (line.rfind(key + ":", 0) == 0) {
@@ -26,16 +26,39 @@ std::string proc_status_field(pid_t pid, const std::string& key) {
   return "";
 }
 
-TEST(RunAttach, AttachThenDetachOnSigint) {
+// "" when every thread of `pid` is untraced and not stopped; else a description of one that is.
+std::string traced_or_stopped_thread(pid_t pid) {
+  fs::path tasks = "/proc/" + std::to_string(pid) + "/task";
+  std::error_code ec;
+  for (const auto& t : fs::directory_iterator(tasks, ec)) {
+    std::string tracer = status_field(t.path() / "status", "TracerPid");
+    std::string state = status_field(t.path() / "status", "State");
+    if (tracer != "0" || state.rfind("t", 0) == 0 || state.rfind("T", 0) == 0)
+      return "thread " + t.path().filename().string() + ": TracerPid " + tracer + ", State " + state;
+  }
+  return "";
+}
+
+size_t thread_count(pid_t pid) {
+  size_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec);
+       it != fs::directory_iterator(); ++it)
+    ++n;
+  return n;
+}
+
+void attach_and_detach(int workers, std::chrono::milliseconds attached_for) {
   Sandbox sb;
   fs::path beat = sb.path("heartbeat");
-  auto app = sb.start({fixture("run_heartbeat"), beat.string()}, "app");
+  auto app = sb.start({fixture("run_heartbeat"), beat.string(), std::to_string(workers)}, "app");
   ASSERT_TRUE(eventually([&] { return heartbeat(beat) > 0; }, 5s)) << "fixture does not beat";
+  ASSERT_EQ(thread_count(app->pid()), size_t(1 + workers));
 
   auto prof = sb.start({roofprof_bin(), "run", "--pid", std::to_string(app->pid()), "--region", "tick", "-o",
                         "attach.json"},
                        "roofprof");
-  std::this_thread::sleep_for(1s);
+  std::this_thread::sleep_for(attached_for);
   ASSERT_TRUE(prof->running()) << "roofprof ended before SIGINT: " << describe(prof->status())
                                << "\nstderr:\n" << sb.captured("roofprof", "stderr");
   prof->signal(SIGINT);
@@ -43,15 +66,15 @@ TEST(RunAttach, AttachThenDetachOnSigint) {
   std::string err = sb.captured("roofprof", "stderr");
   EXPECT_TRUE(st.exited && st.exit_code == 0) << describe(st) << "\nstderr:\n" << err;
 
-  // The program is alive, no longer traced, not stopped, and still beating.
+  // The program is alive, no thread traced or stopped, and it still beats.
+  EXPECT_FALSE(app->wait_for(0ms)) << "the program died: " << describe(app->status()) << "\nstderr:\n" << err;
   ASSERT_TRUE(app->running());
-  EXPECT_FALSE(app->wait_for(0ms)) << "the program died: " << describe(app->status());
-  EXPECT_TRUE(eventually([&] { return proc_status_field(app->pid(), "TracerPid") == "0"; }, 2s))
-      << "TracerPid: " << proc_status_field(app->pid(), "TracerPid");
+  EXPECT_TRUE(eventually([&] { return traced_or_stopped_thread(app->pid()).empty(); }, 2s))
+      << traced_or_stopped_thread(app->pid());
+  EXPECT_EQ(thread_count(app->pid()), size_t(1 + workers));
   long before = heartbeat(beat);
   bool beating = eventually([&] { return heartbeat(beat) >= before + 50; }, 3s);
-  EXPECT_TRUE(beating) << "heartbeat stuck at " << heartbeat(beat) << " (was " << before
-                       << "), State: " << proc_status_field(app->pid(), "State");
+  EXPECT_TRUE(beating) << "heartbeat stuck at " << heartbeat(beat) << " (was " << before << ")";
   EXPECT_FALSE(app->wait_for(0ms)) << "the program died after detach: " << describe(app->status());
   app->signal(SIGKILL);
   app->finish(5s);
@@ -65,7 +88,12 @@ TEST(RunAttach, AttachThenDetachOnSigint) {
   ASSERT_FALSE(reg.is_null());
   EXPECT_GT(calls(reg), 0) << reg.dump();
   EXPECT_LT(calls(reg), 2000) << reg.dump();
+  EXPECT_EQ(threads(reg), 1 + workers) << "every thread calls tick: " << reg.dump();
 }
+
+TEST(RunAttach, AttachThenDetachOnSigint) { attach_and_detach(0, 1000ms); }
+// Threads that exist before the attach are followed too (and all are released on detach).
+TEST(RunAttach, AttachToThreadedProgram) { attach_and_detach(2, 700ms); }
 
 }  // namespace
 }  // namespace it

@@ -21,5 +21,18 @@ TEST(RunCrash, SegfaultInsideRegion) {
   EXPECT_EQ(closed_by(reg, "crash"), 1) << reg.dump();
 }
 
+TEST(RunCrash, AbortInsideRegion) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--region", "aborter", "--", fixture("run_crash"), "abort"});
+  EXPECT_EQ(r.exit_code(), 134) << r.diag();
+  json doc = load_result(r);
+  ASSERT_FALSE(doc.is_null());
+  EXPECT_EQ(doc["term_signal"], 6) << doc.dump(1);
+  json reg = region(doc, "aborter");
+  ASSERT_FALSE(reg.is_null());
+  EXPECT_EQ(calls(reg), 1) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "crash"), 1) << reg.dump();
+}
+
 }  // namespace
 }  // namespace it

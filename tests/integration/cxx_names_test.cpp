@@ -17,6 +17,9 @@ TEST(RunCxxNames, NamespaceFunction) { EXPECT_EQ(calls_of("ns::compute", "ns::co
 TEST(RunCxxNames, ClassMethod) { EXPECT_EQ(calls_of("ns::Solver::step", "ns::Solver::step"), 5); }
 TEST(RunCxxNames, MangledName) { EXPECT_EQ(calls_of("_ZN2ns6Solver4stepEv", "_ZN2ns6Solver4stepEv"), 5); }
 
+TEST(RunCxxNames, DemangledWithParameters) { EXPECT_EQ(calls_of("ns::compute(int)", "ns::compute(int)"), 3); }
+TEST(RunCxxNames, GlobOverMethods) { EXPECT_EQ(calls_of("ns::Solver::*", "ns::Solver::step"), 5); }
+
 TEST(RunCxxNames, BothInOneRun) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--region", "ns::compute", "--region", "ns::Solver::step", "--",

@@ -22,5 +22,18 @@ TEST(RunExits, ExitAndPthreadExitInsideRegions) {
   EXPECT_EQ(closed_by(pq, "process_exit"), 1) << pq.dump();
 }
 
+TEST(RunExits, OtherThreadsInsideARegionWhenTheProcessExits) {
+  // 2 threads sit inside blocked_in_region(); main calls exit(0) outside any region.
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--region", "blocked_in_region", "--", fixture("run_exits"), "blocked"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("both inside"), std::string::npos) << r.diag();
+  json reg = region(load_result(r), "blocked_in_region");
+  ASSERT_FALSE(reg.is_null());
+  EXPECT_EQ(calls(reg), 2) << reg.dump();
+  EXPECT_EQ(threads(reg), 2) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "process_exit"), 2) << reg.dump();
+}
+
 }  // namespace
 }  // namespace it

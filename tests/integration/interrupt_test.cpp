@@ -60,5 +60,29 @@ void interrupt_launched(int sig) {
 TEST(RunInterrupt, SigintWhileRunningALaunchedProgram) { interrupt_launched(SIGINT); }
 TEST(RunInterrupt, SigtermWhileRunningALaunchedProgram) { interrupt_launched(SIGTERM); }
 
+// A signal sent to the program from outside reaches it as it would without roofprof: SIGTERM
+// kills it, roofprof reports that and exits 128+15; the run itself was not interrupted.
+TEST(RunInterrupt, SigtermToTheProgramFromOutside) {
+  Sandbox sb;
+  fs::path beat = sb.path("heartbeat");
+  auto prof = sb.start({roofprof_bin(), "run", "--backend", "time", "--region", "tick", "-o", "term.json", "--",
+                        fixture("run_heartbeat"), beat.string()},
+                       "roofprof");
+  ASSERT_TRUE(eventually([&] { return read_beat(beat).n > 0; }, 10s))
+      << "the program does not beat under roofprof\nstderr:\n" << sb.captured("roofprof", "stderr");
+  int app_pid = read_beat(beat).pid;
+  ASSERT_GT(app_pid, 0);
+  ::kill(app_pid, SIGTERM);
+  Status st = prof->finish(15s);
+  std::string err = sb.captured("roofprof", "stderr");
+  EXPECT_TRUE(st.exited && st.exit_code == 143) << describe(st) << "\nstderr:\n" << err;
+  fs::path out = sb.path("term.json");
+  ASSERT_TRUE(fs::exists(out)) << "no result written\nstderr:\n" << err;
+  json doc = json::parse(read_text(out));
+  EXPECT_EQ(doc["term_signal"], 15) << doc.dump(1);
+  EXPECT_EQ(doc["complete"], true) << doc.dump(1);
+  EXPECT_GT(calls(region(doc, "tick")), 0);
+}
+
 }  // namespace
 }  // namespace it

@@ -20,5 +20,17 @@ TEST(RunThreads, EightThreadsCallingKTimes) {
   EXPECT_EQ(doc["exit_status"], 0);
 }
 
+TEST(RunThreads, EightThreadsThreadScope) {
+  constexpr int k = 20;
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--scope", "thread", "--region", "thread_work", "--", fixture("run_threads"),
+                        std::to_string(k)});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json reg = region(load_result(r), "thread_work");
+  ASSERT_FALSE(reg.is_null());
+  EXPECT_EQ(calls(reg), 8 * k) << reg.dump();
+  EXPECT_EQ(threads(reg), 8) << reg.dump();
+}
+
 }  // namespace
 }  // namespace it
