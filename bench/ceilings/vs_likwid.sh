@@ -14,4 +14,5 @@ if ! command -v likwid-bench >/dev/null 2>&1; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends likwid >/dev/null
 fi
-exec python3 "$here/vs_likwid.py" --roofprof "$exe" --repeats "$repeats"
+# A session (and so a scheduler autogroup) of its own: see raise_priority() in vs_likwid.py.
+exec setsid -w python3 "$here/vs_likwid.py" --roofprof "$exe" --repeats "$repeats"
