@@ -1,0 +1,72 @@
+/* libroofprof-preload.so: start, fork and exit of the in-process agent. docs/preload.md. */
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "preload/agent/agent.h"
+
+/* The one process-global state of the agent (agent.h). */
+struct rp_agent rp = {
+    .process_fd = -1,
+    .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
+};
+
+static void reset_lock(void) {
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&rp.lock, &a);
+  pthread_mutexattr_destroy(&a);
+}
+
+static void before_fork(void) { pthread_mutex_lock(&rp.lock); }
+static void after_fork_parent(void) { pthread_mutex_unlock(&rp.lock); }
+
+/* Only the forking thread goes on in the child. With follow-fork the child gets its own
+ * record file and counters; otherwise the agent stays silent in it (hooked calls pass
+ * through, calls in progress return normally). */
+static void after_fork_child(void) {
+  reset_lock();
+  pid_t parent = rp.pid;
+  rp.pid = getpid();
+  if (!rp.enabled) return;
+  if (rp.process_fd >= 0) close(rp.process_fd);
+  rp.process_fd = -1;
+  if (rp.follow_fork && rp.active && rp_file_create(parent) == 0) {
+    if (rp.scope == RP_SCOPE_PROCESS) rp.process_fd = rp_counters_open_process();
+  } else {
+    rp.active = 0;
+    rp_file_drop_parent();
+  }
+  rp_thread_after_fork_child();
+}
+
+__attribute__((constructor)) static void rp_start(void) {
+  rp.pid = getpid();
+  Dl_info self;
+  if (dladdr((void *)rp_start, &self)) rp.self_base = (uintptr_t)self.dli_fbase;
+  /* Look the forwarded functions up now, before the program can re-enter us. */
+  rp_real("dlopen");
+  rp_real("dlmopen");
+  rp_real("dlclose");
+  rp_real("longjmp");
+  rp_real("_longjmp");
+  rp_real("siglongjmp");
+  rp_real("__longjmp_chk");
+  rp_real("pthread_exit");
+  if (rp_config_read() != 0) return; /* not configured, or a process roofprof does not measure */
+  if (rp_stubs_end - rp_stubs != (long)RP_MAX_HOOKS * RP_STUB_BYTES) {
+    rp_log("trampoline table has the wrong size; agent off");
+    return;
+  }
+  if (rp_threads_init() != 0 || rp_file_create(getppid()) != 0) return;
+  if (rp.scope == RP_SCOPE_PROCESS) rp.process_fd = rp_counters_open_process();
+  rp.enabled = 1;
+  rp.active = 1;
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  rp_hooks_scan();
+}
+
+/* exit() or return from main: the process-exit record closes what is still open. */
+__attribute__((destructor)) static void rp_stop(void) {
+  if (rp.active) rp_process_exiting();
+}

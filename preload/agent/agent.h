@@ -1,0 +1,156 @@
+/* Internal interface of the in-process agent (libroofprof-preload.so). C only: the agent must
+ * not pull in the C++ runtime. Every piece of process-global state lives in `rp` (agent.c);
+ * per-thread state lives in one struct rp_thread per thread (thread.c). */
+#ifndef ROOFPROF_AGENT_H
+#define ROOFPROF_AGENT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "preload/record_format.h"
+
+#define RP_HIDDEN __attribute__((visibility("hidden")))
+#define RP_EXPORT __attribute__((visibility("default")))
+
+#define RP_MAX_PATTERNS 64   /* --region specs given to the agent */
+#define RP_MAX_REGIONS 4096  /* (spec, symbol) pairs hooked */
+#define RP_MAX_HOOKS 8192    /* (region, target) trampolines: must match trampoline.S */
+#define RP_MAX_MODULES 1024  /* modules remembered as scanned */
+
+struct rp_pattern {
+  uint32_t spec;  /* spec index in roofprof's planner */
+  int glob;       /* has *, ? or [ */
+  char *text;
+};
+
+struct rp_hook { /* what trampoline stub i calls */
+  uint32_t region;
+  void *target;
+};
+
+struct rp_region_name {
+  uint32_t spec;
+  char *symbol;
+};
+
+struct rp_module_seen {
+  uintptr_t base;
+  const void *dynamic;
+  int done;      /* every matching slot hooked: no need to look again */
+  int present;   /* seen in the current scan */
+  int announced; /* its M line is written */
+};
+
+/* Process-global state of the agent: configuration, record file, hooks, real functions.
+ * Written by the constructor, by rescans (under `lock`) and in the child after fork;
+ * the trampolines only read `active`, `hooks`, `scope`, `n_events` and the file pointers. */
+struct rp_agent {
+  volatile int active; /* records are written */
+  int enabled;         /* configured and in a process roofprof measures */
+
+  /* configuration, from the environment (config.c) */
+  char dir[PATH_MAX];
+  struct rp_pattern patterns[RP_MAX_PATTERNS];
+  int n_patterns;
+  int scope; /* enum rp_scope */
+  int n_events;
+  uint64_t event_config[RP_MAX_EVENTS]; /* PERF_COUNT_SW_* */
+  int follow_fork;
+  pid_t measured_pid;  /* ROOFPROF_AGENT_PID: the process roofprof started */
+  pid_t consumer_pid;  /* ROOFPROF_AGENT_CONSUMER */
+  uint64_t ring_slots;
+  int debug;
+
+  /* this process */
+  pid_t pid;
+  uintptr_t self_base; /* load address of the agent itself (its relocations are never hooked) */
+
+  /* record file (ring.c) */
+  struct rp_file_header *file;
+  size_t file_bytes;
+  struct rp_record *ring;
+  uint64_t ring_mask;
+  char *table;
+
+  /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */
+  pthread_mutex_t lock;
+  struct rp_hook hooks[RP_MAX_HOOKS];
+  uint32_t n_hooks;
+  struct rp_region_name regions[RP_MAX_REGIONS];
+  uint32_t n_regions;
+  struct rp_module_seen modules[RP_MAX_MODULES];
+  int n_modules;
+
+  /* counters (counters.c) */
+  int process_fd; /* process scope: one inherited group for every thread */
+
+  /* per-thread state (thread.c) */
+  pthread_key_t thread_key;
+};
+
+extern struct rp_agent rp RP_HIDDEN;
+
+/* One hooked call in progress on a thread: where its return address lives and what it was. */
+struct rp_frame {
+  uint64_t *slot;  /* the return-address slot (the stack pointer at the function's entry) */
+  uint64_t ret;    /* the original return address */
+  uint32_t region;
+  uint32_t flags;  /* RP_FRAME_* */
+};
+#define RP_FRAME_SILENT 0x1u   /* opened in the parent before fork: return without a record */
+#define RP_FRAME_RESTORED 0x2u /* the original return address is back in the slot (unwinding) */
+
+struct rp_thread {
+  int32_t tid;
+  int fd;          /* scope=thread: this thread's counter group (-1: none) */
+  uintptr_t busy;  /* nonzero (a stack address) while the agent runs on this thread: a signal
+                      handler's hooked call then passes through unrecorded */
+  int exited;      /* the thread-exit record is written */
+  uint32_t depth;
+  struct rp_frame frames[RP_MAX_DEPTH];
+};
+
+/* config.c */
+RP_HIDDEN int rp_config_read(void); /* 0: configured; -1: not for this process */
+
+/* ring.c */
+RP_HIDDEN int rp_file_create(pid_t ppid);
+RP_HIDDEN void rp_file_drop_parent(void); /* in a fork child: forget the parent's mapping */
+RP_HIDDEN void rp_table_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+RP_HIDDEN void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp);
+
+/* counters.c */
+RP_HIDDEN int rp_counters_open_process(void);
+RP_HIDDEN int rp_counters_open_thread(void);
+RP_HIDDEN int rp_counters_read(int fd, uint64_t *out);
+
+/* thread.c */
+RP_HIDDEN int rp_threads_init(void);
+RP_HIDDEN void rp_thread_after_fork_child(void);
+RP_HIDDEN void rp_thread_restore_all(void);           /* put original return addresses back */
+RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
+RP_HIDDEN void rp_thread_exiting(void);
+RP_HIDDEN void rp_process_exiting(void);
+
+/* hooks.c */
+RP_HIDDEN void rp_hooks_scan(void);
+RP_HIDDEN int rp_match(const char *symbol); /* spec index of the first matching pattern, or -1 */
+
+/* interpose.c */
+RP_HIDDEN void *rp_real(const char *name);
+
+/* sys.c: raw system calls (no errno, no cancellation point) */
+RP_HIDDEN long rp_syscall6(long nr, long a, long b, long c, long d, long e, long f);
+RP_HIDDEN int64_t rp_now_ns(void);
+RP_HIDDEN void rp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* trampoline.S */
+extern char rp_stubs[] RP_HIDDEN;
+extern char rp_stubs_end[] RP_HIDDEN;
+extern char rp_exit_stub[] RP_HIDDEN;
+#define RP_STUB_BYTES 16
+
+#endif

@@ -1,0 +1,84 @@
+/* The agent's configuration, read once from the environment roofprof sets (docs/preload.md):
+ *   ROOFPROF_AGENT_DIR         directory for the record files (required: no agent without it)
+ *   ROOFPROF_AGENT_REGIONS     one "SPEC:PATTERN" per line (SPEC: spec index in roofprof)
+ *   ROOFPROF_AGENT_SCOPE       process | thread
+ *   ROOFPROF_AGENT_EVENTS      comma-separated perf "TYPE:CONFIG" pairs (empty: time only)
+ *   ROOFPROF_AGENT_PID         the process roofprof started
+ *   ROOFPROF_AGENT_FOLLOW_FORK 1: other processes (fork children, exec'd children) record too
+ *   ROOFPROF_AGENT_CONSUMER    pid of the process draining the ring (0: nobody)
+ *   ROOFPROF_AGENT_RING        ring slots per process (power of two, default 65536)
+ *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr */
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "preload/agent/agent.h"
+
+static long env_long(const char *name, long fallback) {
+  const char *v = getenv(name);
+  if (!v || !*v) return fallback;
+  char *end;
+  long x = strtol(v, &end, 10);
+  return *end ? fallback : x;
+}
+
+static int parse_patterns(const char *text) {
+  while (text && *text) {
+    const char *nl = strchr(text, '\n');
+    size_t len = nl ? (size_t)(nl - text) : strlen(text);
+    const char *colon = memchr(text, ':', len);
+    if (colon && colon > text && rp.n_patterns < RP_MAX_PATTERNS) {
+      struct rp_pattern *p = &rp.patterns[rp.n_patterns];
+      p->spec = (uint32_t)strtoul(text, NULL, 10);
+      p->text = strndup(colon + 1, len - (size_t)(colon + 1 - text));
+      if (!p->text) return -1;
+      p->glob = strpbrk(p->text, "*?[") != NULL;
+      if (*p->text) rp.n_patterns++;
+    } else if (len) {
+      rp_log("ignoring malformed region line '%.*s'", (int)len, text);
+    }
+    text = nl ? nl + 1 : NULL;
+  }
+  return 0;
+}
+
+static int parse_events(const char *text) {
+  while (text && *text) {
+    char *end;
+    unsigned long type = strtoul(text, &end, 10);
+    if (*end != ':' || rp.n_events >= RP_MAX_EVENTS) return -1;
+    unsigned long long config = strtoull(end + 1, &end, 10);
+    if (*end != ',' && *end != '\0') return -1;
+    if (type != PERF_TYPE_SOFTWARE) return -1; /* hardware events: not in the agent yet */
+    rp.event_config[rp.n_events++] = config;
+    text = *end ? end + 1 : NULL;
+  }
+  return 0;
+}
+
+int rp_config_read(void) {
+  const char *dir = getenv("ROOFPROF_AGENT_DIR");
+  if (!dir || !*dir || strlen(dir) >= sizeof rp.dir) return -1;
+  strcpy(rp.dir, dir);
+  rp.debug = env_long("ROOFPROF_AGENT_DEBUG", 0) != 0;
+  rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
+  rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);
+  rp.consumer_pid = (pid_t)env_long("ROOFPROF_AGENT_CONSUMER", 0);
+  const char *scope = getenv("ROOFPROF_AGENT_SCOPE");
+  rp.scope = scope && strcmp(scope, "thread") == 0 ? RP_SCOPE_THREAD : RP_SCOPE_PROCESS;
+  long slots = env_long("ROOFPROF_AGENT_RING", RP_DEFAULT_RING_SLOTS);
+  if (slots < 16 || (slots & (slots - 1)) != 0 || slots > (1L << 24)) {
+    rp_log("ROOFPROF_AGENT_RING must be a power of two in [16, 2^24]; using %u", RP_DEFAULT_RING_SLOTS);
+    slots = RP_DEFAULT_RING_SLOTS;
+  }
+  rp.ring_slots = (uint64_t)slots;
+  if (parse_events(getenv("ROOFPROF_AGENT_EVENTS")) != 0) {
+    rp_log("bad ROOFPROF_AGENT_EVENTS (want TYPE:CONFIG,... of software events); agent off");
+    return -1;
+  }
+  if (parse_patterns(getenv("ROOFPROF_AGENT_REGIONS")) != 0) return -1;
+  /* Only the process roofprof started, unless child processes are followed. */
+  if (!rp.follow_fork && rp.measured_pid != 0 && rp.measured_pid != rp.pid) return -1;
+  return 0;
+}

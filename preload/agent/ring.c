@@ -1,0 +1,167 @@
+/* The record file of this process (layout: preload/record_format.h): created at start and in a
+ * followed fork child, mapped MAP_SHARED so that what is written survives a crash. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "preload/agent/agent.h"
+
+int rp_file_create(pid_t ppid) {
+  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * sizeof(struct rp_record);
+  char tmp[PATH_MAX + 64], final[PATH_MAX + 64];
+  snprintf(tmp, sizeof tmp, "%s/%d.tmp", rp.dir, (int)rp.pid);
+  int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    rp_log("cannot create %s: %s; agent off", tmp, strerror(errno));
+    return -1;
+  }
+  if (ftruncate(fd, (off_t)bytes) != 0) { /* sparse: pages appear as records are written */
+    rp_log("cannot size %s: %s; agent off", tmp, strerror(errno));
+    close(fd);
+    unlink(tmp);
+    return -1;
+  }
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) {
+    rp_log("cannot map %s: %s; agent off", tmp, strerror(errno));
+    close(fd);
+    unlink(tmp);
+    return -1;
+  }
+  struct rp_file_header *h = m;
+  memcpy(h->magic, RP_FILE_MAGIC, 8);
+  h->version = RP_FILE_VERSION;
+  h->record_bytes = sizeof(struct rp_record);
+  h->table_offset = RP_HEADER_BYTES;
+  h->table_bytes = RP_TABLE_BYTES;
+  h->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
+  h->capacity = rp.ring_slots;
+  h->pid = rp.pid;
+  h->ppid = ppid;
+  h->scope = (uint32_t)rp.scope;
+  h->n_events = (uint32_t)rp.n_events;
+  h->start_ns = rp_now_ns();
+  h->consumer_pid = rp.consumer_pid;
+  /* A fork child keeps the parent's table: the same hooks are in its memory. */
+  if (rp.file) {
+    uint64_t len = __atomic_load_n(&rp.file->table_len, __ATOMIC_ACQUIRE);
+    memcpy((char *)m + RP_HEADER_BYTES, rp.table, len);
+    h->table_len = len;
+    rp_file_drop_parent();
+  }
+  /* Publish under the final name only once the header is complete. */
+  for (int n = 0;; ++n) {
+    snprintf(final, sizeof final, "%s/%d.%d%s", rp.dir, (int)rp.pid, n, RP_FILE_SUFFIX);
+    if (link(tmp, final) == 0) break;
+    if (errno != EEXIST || n > 1000) {
+      rp_log("cannot publish %s: %s; agent off", final, strerror(errno));
+      munmap(m, bytes);
+      close(fd);
+      unlink(tmp);
+      return -1;
+    }
+  }
+  unlink(tmp);
+  close(fd);
+  rp.file = h;
+  rp.file_bytes = bytes;
+  rp.table = (char *)m + RP_HEADER_BYTES;
+  rp.ring = (struct rp_record *)((char *)m + h->ring_offset);
+  rp.ring_mask = rp.ring_slots - 1;
+  return 0;
+}
+
+void rp_file_drop_parent(void) {
+  if (!rp.file) return;
+  munmap(rp.file, rp.file_bytes);
+  rp.file = NULL;
+  rp.table = NULL;
+  rp.ring = NULL;
+}
+
+void rp_table_line(const char *fmt, ...) {
+  if (!rp.file) return;
+  char line[PATH_MAX + 256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+  line[n++] = '\n';
+  pthread_mutex_lock(&rp.lock);
+  uint64_t len = rp.file->table_len;
+  if (len + (uint64_t)n <= rp.file->table_bytes) {
+    memcpy(rp.table + len, line, (size_t)n);
+    __atomic_store_n(&rp.file->table_len, len + (uint64_t)n, __ATOMIC_RELEASE);
+  } else {
+    __atomic_fetch_or(&rp.file->flags, RP_F_TABLE_FULL, __ATOMIC_RELAXED);
+  }
+  pthread_mutex_unlock(&rp.lock);
+  if (rp.debug) rp_log("%.*s", n - 1, line);
+}
+
+/* Is the consumer still there to free slots? */
+static int consumer_alive(void) {
+  pid_t c = __atomic_load_n(&rp.file->consumer_pid, __ATOMIC_ACQUIRE);
+  return c > 0 && rp_syscall6(SYS_kill, c, 0, 0, 0, 0, 0) != -ESRCH;
+}
+
+/* Waits until slot `s` is free for lap `lap` (the ring is full until the consumer catches
+ * up). Returns 0 when the consumer is gone: the agent stops recording. */
+static int wait_for_slot(struct rp_record *s, uint64_t lap) {
+  struct timespec nap = {0, 20000};
+  for (unsigned spins = 0;; ++spins) {
+    if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == lap) return 1;
+    if (spins < 256) {
+      __builtin_ia32_pause();
+      continue;
+    }
+    if ((spins & 255) == 0 && !consumer_alive()) return 0;
+    rp_syscall6(SYS_nanosleep, (long)&nap, 0, 0, 0, 0, 0);
+  }
+}
+
+void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {
+  struct rp_file_header *h = rp.file;
+  if (!h) return;
+  /* Entry: counters first, then the clock, so that time starts as late as possible; every
+   * other record: the clock first. */
+  uint64_t counts[RP_MAX_EVENTS];
+  int have_counts = 0;
+  int fd = rp.scope == RP_SCOPE_THREAD ? t->fd : rp.process_fd;
+  int64_t now = 0;
+  if (kind == RP_ENTER) {
+    if (rp.n_events) have_counts = rp_counters_read(fd, counts);
+    now = rp_now_ns();
+  } else {
+    now = rp_now_ns();
+    if (rp.n_events) have_counts = rp_counters_read(fd, counts);
+  }
+  uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
+  struct rp_record *s = &rp.ring[pos & rp.ring_mask];
+  uint64_t lap = pos & ~rp.ring_mask;
+  if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != lap && !wait_for_slot(s, lap)) {
+    __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&h->flags, RP_F_NO_CONSUMER, __ATOMIC_RELAXED);
+    rp.active = 0;
+    return;
+  }
+  s->kind = (uint8_t)kind;
+  s->reason = (uint8_t)reason;
+  s->flags = have_counts ? RP_REC_COUNTS : 0;
+  s->pad = 0;
+  s->region = region;
+  s->pid = rp.pid;
+  s->tid = t->tid;
+  s->sp = sp;
+  s->time_ns = now;
+  for (int i = 0; i < rp.n_events; ++i) s->counts[i] = have_counts ? counts[i] : 0;
+  __atomic_store_n(&s->seq, lap + 1, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,200 @@
+/* Per-thread state and the C side of the trampolines: the shadow stack of hooked calls in
+ * progress, entry and exit records, and the shadow-stack repairs for longjmp, exceptions,
+ * thread exit and fork. Everything reachable from rp_on_enter / rp_on_exit runs inside a
+ * hooked call: it uses no floating-point or vector registers (-mgeneral-regs-only), calls
+ * the kernel only through rp_syscall6 (errno is kept) and takes no lock. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "preload/agent/agent.h"
+
+#define RP_THREAD_GONE ((struct rp_thread *)1)
+
+static __thread struct rp_thread *self __attribute__((tls_model("initial-exec")));
+
+static void thread_key_destructor(void *p);
+
+int rp_threads_init(void) { return pthread_key_create(&rp.thread_key, thread_key_destructor); }
+
+static struct rp_thread *thread_start(void) {
+  long m = rp_syscall6(SYS_mmap, 0, sizeof(struct rp_thread), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m < 0 && m > -4096) return NULL;
+  struct rp_thread *t = (struct rp_thread *)m;
+  t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
+  t->fd = rp.scope == RP_SCOPE_THREAD ? rp_counters_open_thread() : -1;
+  self = t;
+  pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
+  return t;
+}
+
+static void fatal(const char *what) {
+  rp_log("%s", what);
+  abort();
+}
+
+/* Frames whose original return address was put back for an unwinder that then did not end
+ * in __cxa_begin_catch (a foreign exception): they are gone once the stack is above them. */
+static void drop_restored_below(struct rp_thread *t, uint64_t *slot) {
+  int closed = 0;
+  while (t->depth > 0) {
+    struct rp_frame *f = &t->frames[t->depth - 1];
+    if (!(f->flags & RP_FRAME_RESTORED) || f->slot >= slot) break;
+    closed |= !(f->flags & RP_FRAME_SILENT);
+    t->depth--;
+  }
+  if (closed) rp_emit(t, RP_STACK_AT, RP_REASON_UNWOUND, 0, (uint64_t)slot);
+}
+
+/* Entry of a hooked call (trampoline.S, rp_entry_common): `slot` holds the return address.
+ * Returns the function to jump to. */
+RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
+  const struct rp_hook *h = &rp.hooks[index];
+  void *target = h->target;
+  struct rp_thread *t = self;
+  if (!rp.active) return target;
+  if (__builtin_expect(t == NULL, 0)) t = thread_start();
+  if (t == NULL || t == RP_THREAD_GONE || t->exited) return target;
+  if (t->busy) {
+    __atomic_fetch_add(&rp.file->reentered, 1, __ATOMIC_RELAXED);
+    return target;
+  }
+  t->busy = (uintptr_t)slot;
+  uint32_t region = h->region;
+  drop_restored_below(t, slot);
+  for (uint32_t i = 0; i < t->depth; ++i) {
+    if (t->frames[i].region == region && !(t->frames[i].flags & RP_FRAME_SILENT)) {
+      t->busy = 0; /* recursion: counted once, at the outermost call */
+      return target;
+    }
+  }
+  if (t->depth >= RP_MAX_DEPTH) {
+    __atomic_fetch_add(&rp.file->shadow_overflow, 1, __ATOMIC_RELAXED);
+    t->busy = 0;
+    return target;
+  }
+  struct rp_frame *f = &t->frames[t->depth];
+  f->slot = slot;
+  f->ret = *slot;
+  f->region = region;
+  f->flags = 0;
+  t->depth++;
+  rp_emit(t, RP_ENTER, RP_REASON_RETURN, region, (uint64_t)slot);
+  *slot = (uint64_t)(uintptr_t)rp_exit_stub;
+  t->busy = 0;
+  return target;
+}
+
+/* A hooked call returned into rp_exit_stub; `sp` is the stack pointer after its return.
+ * Returns the original return address. A tail call between hooked functions leaves several
+ * frames on one slot: they all end here, at once. */
+RP_HIDDEN void *rp_on_exit(uint64_t sp) {
+  struct rp_thread *t = self;
+  uint64_t *slot = (uint64_t *)(sp - 8);
+  if (t == NULL || t == RP_THREAD_GONE) fatal("return through the exit stub on a thread without agent state");
+  int i = (int)t->depth - 1;
+  while (i >= 0 && t->frames[i].slot != slot) --i;
+  if (i < 0) fatal("return through the exit stub without a shadow-stack frame: cannot continue");
+  int lo = i;
+  while (lo > 0 && t->frames[lo - 1].slot == slot) --lo;
+  uint64_t ret = t->frames[lo].ret;
+  int silent = 1;
+  for (int k = lo; k <= i; ++k) silent &= (t->frames[k].flags & RP_FRAME_SILENT) != 0;
+  uint32_t above = t->depth - 1 - (uint32_t)i;
+  if (above) memcpy(&t->frames[lo], &t->frames[i + 1], above * sizeof(struct rp_frame));
+  t->depth -= (uint32_t)(i - lo + 1);
+  if (!silent && rp.active && !t->busy && !t->exited) {
+    t->busy = sp;
+    rp_emit(t, RP_STACK_AT, RP_REASON_RETURN, 0, sp);
+    t->busy = 0;
+  }
+  return (void *)ret;
+}
+
+void rp_thread_restore_all(void) {
+  struct rp_thread *t = self;
+  if (t == NULL || t == RP_THREAD_GONE) return;
+  for (int i = (int)t->depth - 1; i >= 0; --i) { /* top down: a tail-call chain ends original */
+    struct rp_frame *f = &t->frames[i];
+    if (f->flags & RP_FRAME_RESTORED) continue;
+    *f->slot = f->ret;
+    f->flags |= RP_FRAME_RESTORED;
+  }
+}
+
+void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
+  struct rp_thread *t = self;
+  if (t == NULL || t == RP_THREAD_GONE) return;
+  /* A signal handler leaving an interrupted agent call behind: that call is gone too. */
+  if (t->busy && t->busy < sp) t->busy = 0;
+  int closed = 0;
+  while (t->depth > 0 && (uint64_t)t->frames[t->depth - 1].slot < sp) {
+    closed |= !(t->frames[t->depth - 1].flags & RP_FRAME_SILENT);
+    t->depth--;
+  }
+  if (closed && rp.active && !t->busy && !t->exited) {
+    t->busy = sp;
+    rp_emit(t, RP_STACK_AT, reason, 0, sp);
+    t->busy = 0;
+  }
+  if (!rehijack_rest) return;
+  for (uint32_t i = 0; i < t->depth; ++i) {
+    struct rp_frame *f = &t->frames[i];
+    if (!(f->flags & RP_FRAME_RESTORED)) continue;
+    *f->slot = (uint64_t)(uintptr_t)rp_exit_stub;
+    f->flags &= ~RP_FRAME_RESTORED;
+  }
+}
+
+/* pthread_exit: the thread's frames are abandoned; the unwinder must see real return addresses. */
+void rp_thread_exiting(void) { rp_thread_restore_all(); }
+
+static void thread_key_destructor(void *p) {
+  struct rp_thread *t = p;
+  if (t == NULL || t == RP_THREAD_GONE) return;
+  int open = 0, hijacked = 0;
+  for (uint32_t i = 0; i < t->depth; ++i) {
+    open |= !(t->frames[i].flags & RP_FRAME_SILENT);
+    hijacked |= !(t->frames[i].flags & RP_FRAME_RESTORED);
+  }
+  if (open && rp.active && !t->exited) rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
+  t->exited = 1;
+  if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
+  t->fd = -1;
+  if (hijacked) return; /* exit stubs may still need the frames: keep them */
+  self = RP_THREAD_GONE;
+  rp_syscall6(SYS_munmap, (long)t, sizeof *t, 0, 0, 0, 0);
+}
+
+/* The process exits (exit(), or return from main): everything still open closes. */
+void rp_process_exiting(void) {
+  struct rp_thread *t = self;
+  if (t == NULL) t = thread_start();
+  if (t == NULL || t == RP_THREAD_GONE) {
+    static struct rp_thread anonymous; /* a thread whose state is gone: no thread counts */
+    anonymous.tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
+    anonymous.fd = -1;
+    t = &anonymous;
+  }
+  t->busy = 1;
+  rp_emit(t, RP_PROCESS_EXIT, RP_REASON_PROCESS_EXIT, 0, 0);
+  __atomic_fetch_or(&rp.file->flags, RP_F_EXITED, __ATOMIC_RELEASE);
+  rp.active = 0;
+  t->busy = 0;
+}
+
+/* In a fork child: the forking thread goes on with its hooked calls, which were opened in the
+ * parent; they return normally but are not instances of the child. */
+void rp_thread_after_fork_child(void) {
+  struct rp_thread *t = self;
+  if (t == NULL || t == RP_THREAD_GONE) return;
+  t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
+  t->busy = 0;
+  if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
+  t->fd = rp.active && rp.scope == RP_SCOPE_THREAD ? rp_counters_open_thread() : -1;
+  for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
+}

@@ -1,0 +1,61 @@
+#include "preload/agent_table.hpp"
+
+#include <charconv>
+
+namespace roofprof::preload {
+
+namespace {
+
+// Splits off the first space-separated word of `s`.
+std::string_view word(std::string_view& s) {
+  size_t sp = s.find(' ');
+  std::string_view w = s.substr(0, sp);
+  s = sp == std::string_view::npos ? std::string_view() : s.substr(sp + 1);
+  return w;
+}
+
+bool number(std::string_view w, uint32_t& out) {
+  auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), out);
+  return ec == std::errc() && p == w.data() + w.size() && !w.empty();
+}
+
+}  // namespace
+
+AgentTable parse_table(std::string_view text) {
+  AgentTable t;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    if (nl == std::string_view::npos) break;  // not published completely yet
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl + 1);
+    std::string_view rest = line;
+    std::string_view tag = word(rest);
+    uint32_t a = 0, b = 0;
+    if (tag == "M") {
+      std::string_view main = word(rest);
+      if ((main == "0" || main == "1") && !rest.empty()) {
+        t.modules.push_back({std::string(rest), main == "1"});
+        continue;
+      }
+    } else if (tag == "R") {
+      if (number(word(rest), a) && number(word(rest), b) && !rest.empty()) {
+        auto& r = t.regions[a];
+        r.spec = b;
+        r.symbol = std::string(rest);
+        continue;
+      }
+    } else if (tag == "H") {
+      if (number(word(rest), a) && !rest.empty() && t.regions.count(a)) {
+        t.regions[a].callers.emplace_back(rest);
+        continue;
+      }
+    } else if (tag == "W") {
+      t.warnings.emplace_back(rest);
+      continue;
+    }
+    t.warnings.push_back("malformed agent table line: " + std::string(line));
+  }
+  return t;
+}
+
+}  // namespace roofprof::preload

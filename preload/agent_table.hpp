@@ -1,0 +1,31 @@
+#pragma once
+// The text table of an agent record file (record_format.h): modules scanned, region ids the
+// agent assigned, which modules call each one through a hooked GOT slot, and warnings.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofprof::preload {
+
+struct AgentTable {
+  struct Module {
+    std::string path;
+    bool is_main = false;
+  };
+  struct Region {
+    uint32_t spec = 0;       // spec index in the planner
+    std::string symbol;      // raw (mangled) name the agent matched
+    std::vector<std::string> callers;  // modules whose GOT slots now call the trampoline
+  };
+  std::vector<Module> modules;
+  std::map<uint32_t, Region> regions;  // by agent region id
+  std::vector<std::string> warnings;
+};
+
+// Parses complete lines only (a trailing partial line is left for the next call); throws
+// nothing: malformed lines are reported in `warnings`.
+AgentTable parse_table(std::string_view text);
+
+}  // namespace roofprof::preload

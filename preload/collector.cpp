@@ -1,0 +1,183 @@
+#include "preload/collector.hpp"
+
+#include <dirent.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "common/clock.hpp"
+#include "common/error.hpp"
+
+namespace roofprof::preload {
+
+namespace {
+
+// Alive, not a zombie. (A followed child is not ours to wait for: /proc says.)
+bool process_running(int pid) {
+  if (::kill(pid, 0) != 0 && errno == ESRCH) return false;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  size_t close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return false;
+  char state = stat[close + 2];
+  return state != 'Z' && state != 'X';
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+  std::string x(suffix);
+  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+}  // namespace
+
+Collector::Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
+                     regions::Tracker::Sink sink)
+    : dir_(std::move(dir)), planner_(planner), names_(planner), replay_(scope, n_events, std::move(sink)) {}
+
+void Collector::open_new_files() {
+  DIR* d = ::opendir(dir_.c_str());
+  if (!d) return;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (!ends_with(name, RP_FILE_SUFFIX) || opened_.count(name)) continue;
+    opened_.insert(name);
+    auto file = RecordFile::open(dir_ + "/" + name);
+    file->set_consumer(::getpid());
+    Key key{file->pid(), file->start_ns(), name};
+    sources_[key].file = std::move(file);
+  }
+  ::closedir(d);
+}
+
+void Collector::map_regions(Source& s) {
+  AgentTable t = parse_table(s.file->table());
+  names_.add_modules(t);
+  for (const auto& [id, r] : t.regions) {
+    if (id >= s.ids.size()) {
+      s.ids.resize(id + 1);
+      s.mapped.resize(id + 1, false);
+    }
+    if (s.mapped[id]) continue;
+    s.mapped[id] = true;
+    s.ids[id] = names_.regions_for(r.spec, r.symbol);
+    hooked_.insert(s.ids[id].begin(), s.ids[id].end());
+    if (s.ids[id].empty()) unnamed_.insert(r.symbol);
+  }
+}
+
+const std::vector<regions::RegionId>& Collector::regions_of(Source& s, uint32_t agent_id) {
+  static const std::vector<regions::RegionId> none;
+  if (agent_id >= s.mapped.size() || !s.mapped[agent_id]) map_regions(s);
+  return agent_id < s.ids.size() ? s.ids[agent_id] : none;
+}
+
+size_t Collector::drain(Source& s, bool final) {
+  static const std::vector<regions::RegionId> none;
+  return s.file->drain([&](const Record& r) {
+    replay_.feed(r, r.kind == RecordKind::Enter ? regions_of(s, r.region) : none);
+  }, final);
+}
+
+void Collector::end(Source& s, int64_t time_ns, regions::CloseReason why) {
+  if (s.ended) return;
+  drain(s, true);
+  map_regions(s);  // hooks made after the last entry still count as hooked
+  if (!s.file->exited()) replay_.end_process(s.file->pid(), time_ns, why);
+  s.ended = true;
+}
+
+size_t Collector::poll() {
+  open_new_files();
+  size_t replayed = 0;
+  // Files in (pid, start) order: an exec'd image's file comes after the one it replaced.
+  for (auto it = sources_.begin(); it != sources_.end(); ++it) {
+    Source& s = it->second;
+    if (s.ended) continue;
+    auto next = std::next(it);
+    bool replaced = next != sources_.end() && std::get<0>(next->first) == s.file->pid();
+    if (replaced) {
+      end(s, std::get<1>(next->first), regions::CloseReason::ProcessExit);
+      continue;
+    }
+    replayed += drain(s, false);
+    if (s.file->pid() != root_pid_ && !process_running(s.file->pid()))
+      end(s, monotonic_ns(), regions::CloseReason::ProcessExit);
+  }
+  return replayed;
+}
+
+void Collector::root_ended(int pid, int64_t end_ns, int term_signal) {
+  root_pid_ = pid;
+  open_new_files();
+  poll();
+  for (auto& [key, s] : sources_)
+    if (std::get<0>(key) == pid)
+      end(s, end_ns, term_signal ? regions::CloseReason::Crash : regions::CloseReason::ProcessExit);
+}
+
+bool Collector::others_running() {
+  for (auto& [key, s] : sources_)
+    if (!s.ended && std::get<0>(key) != root_pid_ && process_running(std::get<0>(key))) return true;
+  return false;
+}
+
+void Collector::finish(int64_t end_ns) {
+  open_new_files();
+  poll();
+  for (auto& [key, s] : sources_) end(s, end_ns, regions::CloseReason::Detach);
+}
+
+bool Collector::has_file_of(int pid) const {
+  for (const auto& [key, s] : sources_)
+    if (std::get<0>(key) == pid) return true;
+  return false;
+}
+
+bool Collector::complete() const {
+  for (const auto& [key, s] : sources_)
+    if (s.file->lost() || s.file->consumer_lost()) return false;
+  return true;
+}
+
+std::vector<std::string> Collector::warnings() const {
+  std::vector<std::string> w;
+  std::set<std::string> agent_lines;
+  for (const auto& [key, s] : sources_) {
+    const RecordFile& f = *s.file;
+    int pid = f.pid();
+    if (f.lost() || f.consumer_lost())
+      w.push_back(fmt::format("process {}: the agent stopped after the ring filled up with nobody draining it; "
+                              "{} records lost, later calls not measured", pid, f.lost()));
+    if (f.torn())
+      w.push_back(fmt::format("process {}: {} records were being written when the process ended and are lost", pid, f.torn()));
+    if (f.shadow_overflow())
+      w.push_back(fmt::format("process {}: {} region calls not measured: more than {} hooked calls nested on one thread",
+                              pid, f.shadow_overflow(), RP_MAX_DEPTH));
+    if (f.reentered())
+      w.push_back(fmt::format("process {}: {} region calls not measured: made by a signal handler that interrupted the agent",
+                              pid, f.reentered()));
+    if (f.table_full()) w.push_back(fmt::format("process {}: the agent's hook table is full; some hooks are not reported", pid));
+    for (auto& line : parse_table(f.table()).warnings) agent_lines.insert(line);
+  }
+  for (const auto& line : agent_lines) w.push_back("agent: " + line);
+  for (const auto& sym : unnamed_)
+    w.push_back(fmt::format("the agent hooked '{}' but no region of roofprof matches it; its calls are not counted", sym));
+  std::string unhooked;
+  const auto& infos = planner_.regions();
+  for (size_t id = 0; id < infos.size(); ++id) {
+    const auto& info = infos[id];
+    if (info.kind != regions::RegionKind::Function || info.sites.empty() || hooked_.count(regions::RegionId(id))) continue;
+    unhooked += (unhooked.empty() ? "'" : ", '") + info.name + "'";
+  }
+  if (!unhooked.empty())
+    w.push_back("not hooked (no module calls them through the dynamic linker: static or hidden functions, or calls "
+                "inside one library), so their calls were not seen and their zero counts are not measurements: " +
+                unhooked);
+  for (auto& line : planner_.check_resolved(names_.modules(), true)) w.push_back(std::move(line));
+  return w;
+}
+
+}  // namespace roofprof::preload

@@ -1,0 +1,69 @@
+#pragma once
+// Every record file of one run (one directory, one file per process image): opens files as
+// they appear, drains them while the program runs, replays their records into one Replay in
+// per-process order, names regions through the planner, and says what could not be measured.
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "preload/agent_table.hpp"
+#include "preload/record_file.hpp"
+#include "preload/region_names.hpp"
+#include "preload/replay.hpp"
+
+namespace roofprof::preload {
+
+class Collector {
+ public:
+  Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
+            regions::Tracker::Sink sink);
+
+  // Opens new files and drains every open one; a file whose process is gone (or replaced by
+  // exec) is drained to its end and what it left open is closed. Returns records replayed.
+  size_t poll();
+  // The measured program `pid` ended at `end_ns` (CLOCK_MONOTONIC), killed by `term_signal`
+  // (0: it exited). Its files are drained to the end; instances it left open close as crash
+  // (killed) or process_exit, with unknown counts.
+  void root_ended(int pid, int64_t end_ns, int term_signal);
+  // Processes other than the root with a record file that are still running (--follow-fork).
+  bool others_running();
+  // Drains and closes everything (processes still running are closed as detach).
+  void finish(int64_t end_ns);
+
+  // What could not be measured, one line each, for the result's warnings.
+  std::vector<std::string> warnings() const;
+  bool complete() const;  // false when the agent lost records
+  bool has_file_of(int pid) const;
+
+ private:
+  struct Source {
+    std::unique_ptr<RecordFile> file;
+    std::vector<std::vector<regions::RegionId>> ids;  // by agent region id
+    std::vector<bool> mapped;
+    bool ended = false;
+  };
+  using Key = std::tuple<int, int64_t, std::string>;  // pid, start time, path
+
+  void open_new_files();
+  size_t drain(Source& s, bool final);
+  void end(Source& s, int64_t time_ns, regions::CloseReason why);
+  void map_regions(Source& s);
+  const std::vector<regions::RegionId>& regions_of(Source& s, uint32_t agent_id);
+
+  std::string dir_;
+  probes::Planner& planner_;
+  RegionNames names_;
+  Replay replay_;
+  std::map<Key, Source> sources_;
+  std::set<std::string> opened_;
+  std::set<regions::RegionId> hooked_;           // planner regions with at least one hook
+  std::set<std::string> unnamed_;                // agent symbols the planner has no region for
+  std::vector<std::string> agent_warnings_;
+  int root_pid_ = 0;
+};
+
+}  // namespace roofprof::preload

@@ -1,0 +1,122 @@
+#include "preload/record_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace roofprof::preload {
+
+using regions::CloseReason;
+
+CloseReason close_reason(uint8_t code) {
+  switch (code) {
+    case RP_REASON_RETURN: return CloseReason::Return;
+    case RP_REASON_LONGJMP: return CloseReason::Longjmp;
+    case RP_REASON_EXCEPTION: return CloseReason::Exception;
+    case RP_REASON_UNWOUND: return CloseReason::Unwound;
+    case RP_REASON_THREAD_EXIT: return CloseReason::ThreadExit;
+    case RP_REASON_PROCESS_EXIT: return CloseReason::ProcessExit;
+    case RP_REASON_CRASH: return CloseReason::Crash;
+    default: return CloseReason::Unwound;
+  }
+}
+
+std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw UserError(fmt::format("cannot open agent record file {}: {}", path, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || size_t(st.st_size) < RP_HEADER_BYTES) {
+    ::close(fd);
+    throw UserError(fmt::format("{} is not an agent record file (too short)", path));
+  }
+  size_t bytes = size_t(st.st_size);
+  void* map = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  int err = errno;
+  ::close(fd);
+  if (map == MAP_FAILED) throw UserError(fmt::format("cannot map agent record file {}: {}", path, std::strerror(err)));
+  auto* h = static_cast<rp_file_header*>(map);
+  std::string problem;
+  if (std::memcmp(h->magic, RP_FILE_MAGIC, 8) != 0) problem = "bad magic";
+  else if (h->version != RP_FILE_VERSION) problem = fmt::format("version {} (expected {})", h->version, RP_FILE_VERSION);
+  else if (h->record_bytes != sizeof(rp_record)) problem = "record size differs";
+  else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
+  else if (h->n_events > RP_MAX_EVENTS) problem = "too many events";
+  else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * sizeof(rp_record) > bytes)
+    problem = "sections past the end of the file";
+  if (!problem.empty()) {
+    ::munmap(map, bytes);
+    throw UserError(fmt::format("{} is not a usable agent record file: {}", path, problem));
+  }
+  return std::unique_ptr<RecordFile>(new RecordFile(path, map, bytes));
+}
+
+RecordFile::RecordFile(std::string path, void* map, size_t bytes)
+    : path_(std::move(path)),
+      map_(map),
+      bytes_(bytes),
+      header_(static_cast<rp_file_header*>(map)),
+      table_(static_cast<const char*>(map) + header_->table_offset),
+      ring_(reinterpret_cast<rp_record*>(static_cast<char*>(map) + header_->ring_offset)) {}
+
+RecordFile::~RecordFile() { ::munmap(map_, bytes_); }
+
+regions::Scope RecordFile::scope() const {
+  return header_->scope == RP_SCOPE_THREAD ? regions::Scope::Thread : regions::Scope::Process;
+}
+
+std::string_view RecordFile::table() const {
+  uint64_t len = __atomic_load_n(&header_->table_len, __ATOMIC_ACQUIRE);
+  return {table_, size_t(std::min<uint64_t>(len, header_->table_bytes))};
+}
+
+size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool final) {
+  const uint64_t cap = header_->capacity, mask = cap - 1;
+  uint64_t pos = __atomic_load_n(&header_->tail, __ATOMIC_RELAXED);
+  const uint64_t head = __atomic_load_n(&header_->head, __ATOMIC_ACQUIRE);
+  size_t delivered = 0;
+  for (; pos < head; ++pos) {
+    rp_record& s = ring_[pos & mask];
+    const uint64_t lap = pos & ~mask;
+    if (__atomic_load_n(&s.seq, __ATOMIC_ACQUIRE) != lap + 1) {
+      if (!final) break;  // still being written: next time
+      ++torn_;            // reserved by a thread that died before publishing it
+      continue;
+    }
+    Record r;
+    r.kind = RecordKind(s.kind);
+    r.reason = close_reason(s.reason);
+    r.region = s.region;
+    r.pid = s.pid;
+    r.tid = s.tid;
+    r.sp = s.sp;
+    r.time_ns = s.time_ns;
+    r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
+    for (size_t i = 0; i < n_events(); ++i) r.counts[i] = s.counts[i];
+    __atomic_store_n(&s.seq, lap + cap, __ATOMIC_RELEASE);  // free for the next lap
+    if (r.kind >= RecordKind::Enter && r.kind <= RecordKind::ProcessExit) {
+      fn(r);
+      ++delivered;
+    }
+  }
+  __atomic_store_n(&header_->tail, pos, __ATOMIC_RELEASE);
+  return delivered;
+}
+
+bool RecordFile::exited() const { return (__atomic_load_n(&header_->flags, __ATOMIC_ACQUIRE) & RP_F_EXITED) != 0; }
+bool RecordFile::consumer_lost() const {
+  return (__atomic_load_n(&header_->flags, __ATOMIC_ACQUIRE) & RP_F_NO_CONSUMER) != 0;
+}
+bool RecordFile::table_full() const { return (__atomic_load_n(&header_->flags, __ATOMIC_ACQUIRE) & RP_F_TABLE_FULL) != 0; }
+uint64_t RecordFile::lost() const { return __atomic_load_n(&header_->lost, __ATOMIC_ACQUIRE); }
+uint64_t RecordFile::shadow_overflow() const { return __atomic_load_n(&header_->shadow_overflow, __ATOMIC_ACQUIRE); }
+uint64_t RecordFile::reentered() const { return __atomic_load_n(&header_->reentered, __ATOMIC_ACQUIRE); }
+void RecordFile::set_consumer(int pid) { __atomic_store_n(&header_->consumer_pid, pid, __ATOMIC_RELEASE); }
+
+}  // namespace roofprof::preload

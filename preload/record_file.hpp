@@ -1,0 +1,84 @@
+#pragma once
+// The record file of one process of the in-process agent (layout: preload/record_format.h),
+// read while the agent writes it: drain() consumes what is published and frees the ring
+// slots, so the agent can go on; after the process has ended, drain(final) also steps over
+// slots a killed thread reserved but never filled.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "preload/record_format.h"
+#include "regions/tracker.hpp"
+
+namespace roofprof::preload {
+
+enum class RecordKind : uint8_t {
+  Enter = RP_ENTER,
+  StackAt = RP_STACK_AT,
+  ThreadExit = RP_THREAD_EXIT,
+  ProcessExit = RP_PROCESS_EXIT,
+};
+
+struct Record {
+  RecordKind kind = RecordKind::Enter;
+  regions::CloseReason reason = regions::CloseReason::Return;
+  uint32_t region = 0;  // agent region id (Enter)
+  int pid = 0;
+  regions::Tid tid = 0;
+  uint64_t sp = 0;
+  int64_t time_ns = 0;
+  bool has_counts = false;
+  std::array<uint64_t, RP_MAX_EVENTS> counts{};  // the first n_events() are meaningful
+};
+
+// An agent reason code -> the close reason it stands for (unknown codes: Unwound).
+regions::CloseReason close_reason(uint8_t code);
+
+class RecordFile {
+ public:
+  // Maps the file. Throws UserError when it is not a record file of this version.
+  static std::unique_ptr<RecordFile> open(const std::string& path);
+  ~RecordFile();
+  RecordFile(const RecordFile&) = delete;
+  RecordFile& operator=(const RecordFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  int pid() const { return header_->pid; }
+  int ppid() const { return header_->ppid; }
+  size_t n_events() const { return header_->n_events; }
+  regions::Scope scope() const;
+  int64_t start_ns() const { return header_->start_ns; }
+  // Table lines published so far (record_format.h).
+  std::string_view table() const;
+
+  // Calls `fn` for every record published since the last drain, in ring order, and frees
+  // their slots. Stops at the first slot not published yet, unless `final` (the process is
+  // gone): then every position up to the agent's head is visited and unpublished ones are
+  // counted in torn(). Returns the number of records delivered.
+  size_t drain(const std::function<void(const Record&)>& fn, bool final = false);
+
+  bool exited() const;        // the process-exit record is written
+  bool consumer_lost() const; // the agent stopped because nobody drained the ring
+  bool table_full() const;
+  uint64_t lost() const;
+  uint64_t shadow_overflow() const;
+  uint64_t reentered() const;
+  uint64_t torn() const { return torn_; }
+  // Marks this process as the one draining the ring.
+  void set_consumer(int pid);
+
+ private:
+  RecordFile(std::string path, void* map, size_t bytes);
+  std::string path_;
+  void* map_;
+  size_t bytes_;
+  rp_file_header* header_;
+  const char* table_;
+  rp_record* ring_;
+  uint64_t torn_ = 0;
+};
+
+}  // namespace roofprof::preload

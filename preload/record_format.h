@@ -1,0 +1,99 @@
+/* Binary layout of an agent record file: one file per process, written by the C agent
+ * (preload/agent/) through a MAP_SHARED mapping and read by the C++ side
+ * (preload/record_file.hpp) while the program runs and after it ends. Shared fields are
+ * plain integers accessed with the __atomic builtins on both sides.
+ *
+ *   [header, 4 KiB] [table: text lines, RP_TABLE_BYTES] [ring: capacity * rp_record]
+ *
+ * The ring is a bounded multi-producer, single-consumer queue (per-slot sequence numbers,
+ * after D. Vyukov's bounded queue). A producer reserves position p with an atomic add on
+ * `head`, waits until slot p % capacity is free for lap p / capacity, writes the record and
+ * publishes it by storing its `seq`. The consumer reads slots in position order, so the
+ * records of one thread come out in the order that thread wrote them. `seq` is stored
+ * relative to the lap so that a zero-filled (sparse) file is an empty ring:
+ *   free for position p:       seq == lap(p)            lap(p) = p & ~(capacity - 1)
+ *   published for position p:  seq == lap(p) + 1
+ *   consumed:                  seq == lap(p) + capacity (= free for position p + capacity)
+ *
+ * Table lines (appended under the agent's lock, then `table_len` is published):
+ *   M <is_main> <path>               a module the agent scanned (realpath)
+ *   R <id> <spec> <symbol>           agent region id <id>: raw symbol name matched spec <spec>
+ *   H <id> <module path>             a GOT slot of <module> now calls region <id>'s trampoline
+ *   W <text>                         something the agent could not do
+ */
+#ifndef ROOFPROF_PRELOAD_RECORD_FORMAT_H
+#define ROOFPROF_PRELOAD_RECORD_FORMAT_H
+
+#include <stdint.h>
+
+#define RP_FILE_MAGIC "RFAGENT1"
+#define RP_FILE_VERSION 1u
+#define RP_HEADER_BYTES 4096u
+#define RP_TABLE_BYTES (1u << 20)
+#define RP_MAX_EVENTS 8
+#define RP_MAX_DEPTH 256 /* hooked calls in progress per thread (shadow stack) */
+#define RP_DEFAULT_RING_SLOTS (1u << 16)
+#define RP_FILE_SUFFIX ".rfa"
+
+enum rp_kind {
+  RP_ENTER = 1,        /* entry of function region `region` with return-address slot `sp` */
+  RP_STACK_AT = 2,     /* the thread's stack pointer is now `sp` (instances entered below close) */
+  RP_THREAD_EXIT = 3,  /* the thread exits: close what it has open */
+  RP_PROCESS_EXIT = 4, /* exit() of the process: close everything open in it */
+};
+
+enum rp_reason { /* why a STACK_AT / exit record closes instances: regions::CloseReason */
+  RP_REASON_RETURN = 0,
+  RP_REASON_LONGJMP = 1,
+  RP_REASON_EXCEPTION = 2,
+  RP_REASON_UNWOUND = 3,
+  RP_REASON_THREAD_EXIT = 4,
+  RP_REASON_PROCESS_EXIT = 5,
+  RP_REASON_CRASH = 6,
+};
+
+#define RP_REC_COUNTS 0x1u /* counts[0..n_events) hold a snapshot in the run's scope */
+
+struct rp_record {
+  uint64_t seq;   /* ring protocol (see above), stored last */
+  uint8_t kind;   /* enum rp_kind */
+  uint8_t reason; /* enum rp_reason */
+  uint8_t flags;  /* RP_REC_* */
+  uint8_t pad;
+  uint32_t region; /* agent region id (RP_ENTER) */
+  int32_t pid, tid;
+  uint64_t sp;
+  int64_t time_ns;                 /* CLOCK_MONOTONIC */
+  uint64_t counts[RP_MAX_EVENTS];  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS */
+};
+
+enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
+
+/* header.flags */
+#define RP_F_EXITED 0x1u        /* the process-exit record is written: nothing follows */
+#define RP_F_NO_CONSUMER 0x2u   /* the ring filled up and the consumer was gone: agent stopped */
+#define RP_F_TABLE_FULL 0x4u    /* table lines were dropped */
+
+struct rp_file_header {
+  char magic[8];
+  uint32_t version;
+  uint32_t record_bytes; /* sizeof(struct rp_record) */
+  uint64_t table_offset, table_bytes;
+  uint64_t ring_offset, capacity; /* capacity: ring slots, a power of two */
+  int32_t pid, ppid;
+  uint32_t scope; /* enum rp_scope */
+  uint32_t n_events;
+  int64_t start_ns;
+  uint64_t pad0[2];
+  /* Shared counters, accessed with __atomic builtins. */
+  uint64_t head __attribute__((aligned(64))); /* next position producers reserve */
+  uint64_t tail __attribute__((aligned(64))); /* next position the consumer reads */
+  uint64_t table_len;        /* bytes of the table published */
+  uint64_t flags;            /* RP_F_* */
+  uint64_t lost;             /* records not written (no consumer) */
+  uint64_t shadow_overflow;  /* region entries not recorded: shadow stack full */
+  uint64_t reentered;        /* region entries not recorded: agent re-entered by a signal handler */
+  int32_t consumer_pid;      /* who drains the ring; 0 = nobody (the ring stops when full) */
+};
+
+#endif

@@ -1,0 +1,51 @@
+#include "preload/replay.hpp"
+
+#include "counters/backend.hpp"
+
+namespace roofprof::preload {
+
+Replay::Replay(regions::Scope scope, size_t n_events, regions::Tracker::Sink sink)
+    : tracker_(*this, std::move(sink)), scope_(scope), n_events_(n_events) {}
+
+void Replay::take_snapshot(const Record& r) {
+  snapshot_.values.assign(n_events_, counters::kNotCounted);
+  snapshot_.multiplexed = false;  // software events are never multiplexed
+  if (r.has_counts)
+    for (size_t i = 0; i < n_events_; ++i) snapshot_.values[i] = double(r.counts[i]);
+  snapshot_tid_ = r.tid;
+}
+
+void Replay::unknown_snapshot(regions::Tid tid) {
+  snapshot_.values.assign(n_events_, counters::kNotCounted);
+  snapshot_.multiplexed = false;
+  snapshot_tid_ = tid;
+}
+
+CounterValues Replay::read(int, regions::Tid tid) {
+  if (scope_ == regions::Scope::Thread && tid != snapshot_tid_) {
+    CounterValues unknown;
+    unknown.values.assign(n_events_, counters::kNotCounted);
+    return unknown;
+  }
+  return snapshot_;
+}
+
+void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions) {
+  regions::Boundary b{r.pid, r.tid, r.sp, r.time_ns};
+  take_snapshot(r);
+  switch (r.kind) {
+    case RecordKind::Enter:
+      for (regions::RegionId id : regions) tracker_.enter(id, b);
+      break;
+    case RecordKind::StackAt: tracker_.stack_at(b, r.reason); break;
+    case RecordKind::ThreadExit: tracker_.thread_exit(b, r.reason); break;
+    case RecordKind::ProcessExit: tracker_.process_exit(r.pid, r.time_ns, r.reason); break;
+  }
+}
+
+void Replay::end_process(int pid, int64_t time_ns, regions::CloseReason why) {
+  unknown_snapshot(0);
+  tracker_.process_exit(pid, time_ns, why);
+}
+
+}  // namespace roofprof::preload

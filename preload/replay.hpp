@@ -1,0 +1,41 @@
+#pragma once
+// Agent records -> region instances, through the one regions::Tracker that defines region
+// semantics for every probe mechanism. The tracker reads counts through this CountSource,
+// which serves the snapshot carried by the record being replayed.
+#include <vector>
+
+#include "preload/record_file.hpp"
+#include "regions/tracker.hpp"
+
+namespace roofprof::preload {
+
+class Replay : public regions::CountSource {
+ public:
+  Replay(regions::Scope scope, size_t n_events, regions::Tracker::Sink sink);
+
+  // `regions`: the planner's regions of an Enter record (several specs can name one
+  // function; none: a region roofprof does not know, the record is skipped). Other kinds
+  // ignore it.
+  void feed(const Record& r, const std::vector<regions::RegionId>& regions);
+  // The process ended without an exit record (killed by a signal, _exit, exec): everything it
+  // has open closes at `time_ns` with `why`; the counts at that moment are unknown (null).
+  void end_process(int pid, int64_t time_ns, regions::CloseReason why);
+
+  // regions::CountSource: the current record's snapshot. With scope=thread a snapshot belongs
+  // to the record's thread only; other threads read "not counted".
+  CounterValues read(int pid, regions::Tid tid) override;
+
+  size_t open_count() const { return tracker_.open_count(); }
+
+ private:
+  void take_snapshot(const Record& r);
+  void unknown_snapshot(regions::Tid tid);
+
+  regions::Tracker tracker_;
+  regions::Scope scope_;
+  size_t n_events_;
+  CounterValues snapshot_;
+  regions::Tid snapshot_tid_ = 0;
+};
+
+}  // namespace roofprof::preload
