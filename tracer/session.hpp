@@ -5,6 +5,7 @@
 // every resume goes through resume().
 #include <sys/user.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +27,8 @@ struct SessionOptions {
   bool follow_fork = false;       // measure child processes too
   regions::Scope scope = regions::Scope::Process;
   bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
+  // Called once, when the program's regions have resolved (nothing more can be bad input).
+  std::function<void()> on_ready;
 };
 
 struct SessionOutcome {

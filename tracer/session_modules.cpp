@@ -117,6 +117,10 @@ void Session::initial_check(Task& t) {
     std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
     outcome_.warnings.push_back(std::move(w));
   }
+  if (opts_.on_ready && g.tgid == main_pid_) {
+    opts_.on_ready();
+    opts_.on_ready = nullptr;
+  }
   if (opts_.stop_at_entry) {
     for (const auto& [key, m] : g.modules) outcome_.modules.push_back(m);
     finish_requested_ = true;

@@ -78,10 +78,6 @@ int run(const RunOptions& o) {
     choice = counters::BackendChoice{counters::BackendKind::time,
                                      "attaching to a running process: time and software counters only", {}};
   }
-  if (!o.quiet) {
-    std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
-    for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
-  }
   bool emulate = choice.kind == counters::BackendKind::emul;
   auto backend = make_native_backend(o, caps);
   std::string backend_name = backend->name();
@@ -93,6 +89,13 @@ int run(const RunOptions& o) {
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
   so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
+  if (!o.quiet) {
+    // Said once the regions resolved, so that bad input gets exactly one line.
+    so.on_ready = [choice] {
+      std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
+      for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
+    };
+  }
   tracer::Session::install_interrupt_handlers();
 
   result::Run res;
@@ -113,6 +116,7 @@ int run(const RunOptions& o) {
     } else {
       tracer::Session session(so, *backend, planner, sink);
       last = session.run();
+    so.on_ready = nullptr;  // the backend is announced once
     }
     res.wall_time_s += last.wall_time_s;
     for (auto& w : last.warnings) res.warnings.push_back(w);
