@@ -53,6 +53,8 @@ __attribute__((constructor)) static void rp_start(void) {
   rp_real("siglongjmp");
   rp_real("__longjmp_chk");
   rp_real("pthread_exit");
+  rp_real("sigaction");
+  rp_real("signal");
   if (rp_config_read() != 0) return; /* not configured, or a process roofprof does not measure */
   if (rp_stubs_end - rp_stubs != (long)RP_MAX_HOOKS * RP_STUB_BYTES) {
     rp_log("trampoline table has the wrong size; agent off");
@@ -63,6 +65,7 @@ __attribute__((constructor)) static void rp_start(void) {
   rp.enabled = 1;
   rp.active = 1;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  rp_crash_handlers_install();
   rp_hooks_scan();
 }
 

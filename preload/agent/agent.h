@@ -134,6 +134,10 @@ RP_HIDDEN void rp_thread_restore_all(void);           /* put original return add
 RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
 RP_HIDDEN void rp_thread_exiting(void);
 RP_HIDDEN void rp_process_exiting(void);
+RP_HIDDEN void rp_process_crashing(void);  /* from a fatal signal's handler */
+
+/* crash.c */
+RP_HIDDEN void rp_crash_handlers_install(void);
 
 /* hooks.c */
 RP_HIDDEN void rp_hooks_scan(void);

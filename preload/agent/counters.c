@@ -7,6 +7,7 @@
  * has cap_user_rdpmc=0); see docs/preload.md. */
 #include <linux/perf_event.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -25,6 +26,10 @@ static int open_group(int inherit) {
     a.exclude_hv = 1;
     a.inherit = inherit ? 1 : 0;
     a.inherit_thread = inherit ? 1 : 0; /* threads only, not fork children */
+    /* The leader starts disabled and is enabled once the group is complete: members added to
+     * an enabled group of the running thread would not count until its next context switch
+     * (seen on Linux 6.18 with task-clock leading page-faults). */
+    a.disabled = i == 0;
     long fd = rp_syscall6(SYS_perf_event_open, (long)&a, 0, -1, lead, PERF_FLAG_FD_CLOEXEC, 0);
     if (fd < 0) {
       for (int j = 0; j < i; ++j) rp_syscall6(SYS_close, fds[j], 0, 0, 0, 0, 0);
@@ -33,6 +38,7 @@ static int open_group(int inherit) {
     fds[i] = (int)fd;
     if (lead < 0) lead = (int)fd;
   }
+  if (lead >= 0) rp_syscall6(SYS_ioctl, lead, PERF_EVENT_IOC_ENABLE, 0, 0, 0, 0);
   return lead;
 }
 

@@ -22,7 +22,8 @@ static struct real_fn reals[] = {
     {"_longjmp", NULL},        {"siglongjmp", NULL},
     {"__longjmp_chk", NULL},   {"_Unwind_RaiseException", NULL},
     {"_Unwind_Resume_or_Rethrow", NULL}, {"__cxa_begin_catch", NULL},
-    {"pthread_exit", NULL},
+    {"pthread_exit", NULL},    {"sigaction", NULL},
+    {"signal", NULL},
 };
 static __thread int resolving __attribute__((tls_model("initial-exec")));
 

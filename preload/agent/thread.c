@@ -170,8 +170,7 @@ static void thread_key_destructor(void *p) {
   rp_syscall6(SYS_munmap, (long)t, sizeof *t, 0, 0, 0, 0);
 }
 
-/* The process exits (exit(), or return from main): everything still open closes. */
-void rp_process_exiting(void) {
+static void process_record(int reason) {
   struct rp_thread *t = self;
   if (t == NULL) t = thread_start();
   if (t == NULL || t == RP_THREAD_GONE) {
@@ -181,11 +180,17 @@ void rp_process_exiting(void) {
     t = &anonymous;
   }
   t->busy = 1;
-  rp_emit(t, RP_PROCESS_EXIT, RP_REASON_PROCESS_EXIT, 0, 0);
+  rp_emit(t, RP_PROCESS_EXIT, reason, 0, 0);
   __atomic_fetch_or(&rp.file->flags, RP_F_EXITED, __ATOMIC_RELEASE);
   rp.active = 0;
   t->busy = 0;
 }
+
+/* The process exits (exit(), or return from main): everything still open closes. */
+void rp_process_exiting(void) { process_record(RP_REASON_PROCESS_EXIT); }
+
+/* A fatal signal: everything still open closes as crash, with the counts of this moment. */
+void rp_process_crashing(void) { process_record(RP_REASON_CRASH); }
 
 /* In a fork child: the forking thread goes on with its hooked calls, which were opened in the
  * parent; they return normally but are not instances of the child. */
