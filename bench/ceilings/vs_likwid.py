@@ -31,7 +31,7 @@ LEVELS = ["L1", "DRAM"]
 def raise_priority():
     """Both tools run with the same priority. On a shared machine (other users compiling) the
     scheduler's autogroups would otherwise give this session only its share of the CPU, and both
-    tools would measure the load, not the machine. vs_likwid.sh starts us in a session of our own
+    tools would measure the load, not the machine. run-bench.sh starts us in a session of our own
     (setsid), so raising that session's autogroup nice affects only the benchmark. Root only."""
     try:
         with open("/proc/self/autogroup", "w") as f:

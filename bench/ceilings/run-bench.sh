@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # roofprof ceilings vs likwid-bench on this machine (see docs/benchmarks.md, "Ceilings").
-#   bench/ceilings/vs_likwid.sh [BUILD_DIR] [REPEATS]
+#   bench/ceilings/run-bench.sh [BUILD_DIR] [REPEATS]   (also run by bench/run-all.sh)
 # Installs likwid (Debian package) if likwid-bench is missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
