@@ -1,11 +1,10 @@
-// The table of `roofprof report`: one row per region, sorted by total time.
-#include <fmt/format.h>
+// The table of `roofprof report`: regions sorted by total time, each followed by its groups.
+#include "report/table.hpp"
 
-#include <algorithm>
+#include <fmt/format.h>
 
 #include "report/format.hpp"
 #include "report/run_facts.hpp"
-#include "report/summary.hpp"
 #include "report/text_table.hpp"
 
 namespace roofprof::report {
@@ -13,103 +12,203 @@ namespace {
 
 const std::string kUnknown = "-";
 
-std::string or_unknown(const std::optional<std::string>& s) { return s ? *s : kUnknown; }
+std::string si_plain(double v) { return format_si(v, ""); }
+std::string si_bytes(double v) { return format_si(v, "B"); }
+std::string percent(double v) { return sig3(v * 100) + "%"; }
 
-std::vector<const result::Region*> by_total_time(const result::Run& run) {
-  std::vector<const result::Region*> out;
-  for (const auto& r : run.regions) out.push_back(&r);
-  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
-    if (a->time_s != b->time_s) return a->time_s > b->time_s;
-    return a->name < b->name;
-  });
-  return out;
+std::string time_cell(double s, bool approximate) {
+  return (approximate ? "~" : "") + format_seconds(s);
 }
 
-std::optional<std::string> median_cell(const result::Region& r) {
-  if (!r.time_per_call_s) return std::nullopt;
-  return format_seconds(r.time_per_call_s->median);
+std::string quartiles_cell(const Row& row) {
+  const auto& q = row.subject.per_call();
+  if (!q) return kUnknown;
+  return time_cell(q->q1, row.approximate_stats) + " .. " + format_seconds(q->q3);
 }
 
-std::optional<std::string> quartiles_cell(const result::Region& r) {
-  if (!r.time_per_call_s) return std::nullopt;
-  return format_seconds(r.time_per_call_s->q1) + " .. " + format_seconds(r.time_per_call_s->q3);
-}
-
-std::optional<std::string> flops_cell(const result::Region& r) {
-  if (!r.flops) return std::nullopt;
-  return format_si(*r.flops, "");
-}
-
-std::optional<std::string> gflops_cell(const result::Region& r) {
-  auto p = flops_per_second(r);
-  if (!p) return std::nullopt;
-  return sig3(*p / 1e9);
-}
-
-std::optional<std::string> bytes_cell(const result::Region& r, const std::string& level) {
-  auto q = total_bytes(r, level);
-  if (!q) return std::nullopt;
-  return format_si(*q, "B");
-}
-
-std::optional<std::string> intensity_cell(const result::Region& r, const std::string& level) {
-  auto q = total_bytes(r, level);
-  if (!r.flops || !q || *q <= 0) return std::nullopt;
-  return sig3(*r.flops / *q);
-}
-
-// Backends of the quantities this table shows.
-std::string sources_cell(const result::Region& r) {
+// Backends of the quantities the table shows, for a region row ("" for group rows: theirs).
+std::string sources_cell(const Row& row, bool with_cycles) {
+  if (row.subject.group) return "";
   std::string out;
+  const auto& r = *row.subject.region;
   for (const char* quantity : {"time", "flops", "bytes"})
     if (auto s = source_of(r, quantity))
       out += fmt::format("{}{}={}", out.empty() ? "" : " ", quantity, *s);
+  if (with_cycles && row.subject.counters().count("cycles"))
+    if (auto s = source_of(r, "counters.cycles")) out += " cycles=" + *s;
   return out.empty() ? kUnknown : out;
 }
 
-std::string render_regions(const result::Run& run, const TableOptions& options) {
-  using A = TextTable::Align;
-  TextTable table({{"region", A::Left},
-                   {"kind", A::Left},
-                   {"calls", A::Right},
-                   {"total", A::Right},
-                   {"median/call", A::Right},
-                   {"q1 .. q3", A::Left},
-                   {"flops", A::Right},
-                   {"GFlop/s", A::Right},
-                   {"bytes@" + options.level, A::Right},
-                   {"flop/B@" + options.level, A::Right},
-                   {"sources", A::Left}});
-  for (const auto* r : by_total_time(run))
-    table.add_row({r->name, r->kind, format_count(double(r->calls)), format_seconds(r->time_s),
-                   or_unknown(median_cell(*r)), or_unknown(quartiles_cell(*r)),
-                   or_unknown(flops_cell(*r)), or_unknown(gflops_cell(*r)),
-                   or_unknown(bytes_cell(*r, options.level)),
-                   or_unknown(intensity_cell(*r, options.level)), sources_cell(*r)});
-  return table.render();
+std::string per_cycle_cell(const Row& row, const View& view) {
+  if (row.m.flops_per_cycle) return sig3(*row.m.flops_per_cycle);
+  if (view.units == Units::cycles && row.m.y_converted && row.m.gflops && row.m.y)
+    return "~" + sig3(*row.m.y);  // time x clock, not counted
+  return kUnknown;
 }
 
-// Lines under the table: abnormal closes, warnings. (Counters are not in this table, so
-// their multiplexing is reported by the summary only.)
-std::string render_notes(const result::Run& run) {
+bool any_expected(const Model& m) {
+  for (const auto& r : m.rows)
+    if (r.expected_work) return true;
+  return false;
+}
+
+bool any_per_cycle(const Model& m) {
+  if (m.view.units == Units::cycles) return true;
+  for (const auto& r : m.rows)
+    if (r.m.flops_per_cycle) return true;
+  return false;
+}
+
+std::string region_label(const Row& row, bool compare, const Model& m) {
+  std::string name = row.subject.group ? "  " + row.subject.group->key : row.subject.region->name;
+  if (compare && !row.subject.group) name = m.inputs[size_t(row.input)] + ": " + name;
+  return name;
+}
+
+std::string notes_text(const Model& m) {
   std::string out;
-  for (const auto* r : by_total_time(run)) {
-    if (std::string closes = abnormal_closes(*r); !closes.empty())
-      out += fmt::format("  ! {}: {}\n", r->name, closes);
-  }
-  for (const auto& w : run.warnings) out += fmt::format("  warning: {}\n", w);
+  for (const auto& a : m.abnormal) out += "  ! " + a + "\n";
+  for (const auto& n : m.notes) out += "  note: " + n + "\n";
+  for (const auto& w : m.warnings) out += "  warning: " + w + "\n";
   return out;
 }
 
 }  // namespace
 
-void print_table(const result::Run& run, std::FILE* out, const TableOptions& options) {
-  fmt::print(out, "{}\n", run_headline(run));
-  if (run.regions.empty())
-    fmt::print(out, "no regions were measured\n");
-  else
-    fmt::print(out, "{}", render_regions(run, options));
-  fmt::print(out, "{}", render_notes(run));
+std::string cell_or_dash(const std::optional<double>& v, std::string (*format)(double)) {
+  return v ? format(*v) : kUnknown;
+}
+
+TableData table_data(const Model& m) {
+  using A = TextTable::Align;
+  const bool expected = any_expected(m), per_cycle = any_per_cycle(m);
+  const std::string traffic = traffic_label(m.view);
+  const std::string perf_unit = m.roofs ? m.roofs->perf_unit
+                                        : (m.view.units == Units::cycles ? "flop/cycle" : "GFlop/s");
+  TableData t;
+  auto col = [&](std::string header, A align) { t.columns.push_back({std::move(header), align}); };
+  col("region", A::Left);
+  col("calls", A::Right);
+  col("total", A::Right);
+  col("median/call", A::Right);
+  col("q1 .. q3", A::Left);
+  col("flops", A::Right);
+  if (expected) col("expected", A::Right);
+  col("bytes@" + traffic, A::Right);
+  col("flop/B@" + traffic, A::Right);
+  col("GFlop/s", A::Right);
+  if (per_cycle) col("flop/cyc", A::Right);
+  col("bound " + perf_unit, A::Right);
+  col("of bound", A::Right);
+  col("bound by", A::Left);
+  col("sources", A::Left);
+  for (const auto& row : m.rows) {
+    const auto& q = row.subject.per_call();
+    auto number = [](const std::optional<double>& v, std::string (*f)(double)) {
+      return Cell{cell_or_dash(v, f), v};
+    };
+    std::vector<Cell> cells{
+        Cell{region_label(row, m.compare, m), std::nullopt},
+        Cell{format_count(double(row.subject.calls())), double(row.subject.calls())},
+        Cell{format_seconds(row.subject.time_s()), row.subject.time_s()},
+        Cell{q ? time_cell(q->median, row.approximate_stats) : kUnknown,
+             q ? std::optional(q->median) : std::nullopt},
+        Cell{quartiles_cell(row), q ? std::optional(q->q1) : std::nullopt},
+        number(row.m.work, si_plain)};
+    if (expected) cells.push_back(number(row.expected_work, si_plain));
+    cells.push_back(number(row.m.traffic, si_bytes));
+    cells.push_back(number(row.m.intensity, sig3));
+    cells.push_back(number(row.m.gflops, sig3));
+    if (per_cycle) cells.push_back(Cell{per_cycle_cell(row, m.view), row.m.flops_per_cycle});
+    cells.push_back(number(row.m.bound, sig3));
+    cells.push_back(number(row.m.fraction, percent));
+    cells.push_back(Cell{row.m.bound_by.empty() ? kUnknown : row.m.bound_by, std::nullopt});
+    cells.push_back(Cell{sources_cell(row, per_cycle), std::nullopt});
+    t.rows.push_back(std::move(cells));
+    t.group_row.push_back(row.subject.group != nullptr);
+  }
+  return t;
+}
+
+std::string render_table(const Model& m) {
+  TableData data = table_data(m);
+  TextTable table(data.columns);
+  for (const auto& cells : data.rows) {
+    std::vector<std::string> text;
+    for (const auto& c : cells) text.push_back(c.text);
+    table.add_row(std::move(text));
+  }
+  std::string out = m.headline + "\n";
+  out += m.rows.empty() ? "no regions were measured\n" : table.render();
+  return out + notes_text(m);
+}
+
+std::string notes_block(const Model& m) { return notes_text(m); }
+
+namespace {
+
+std::string letter(size_t i) { return std::string(1, char('A' + i % 26)); }
+
+std::string ratio(const std::optional<double>& b, const std::optional<double>& a) {
+  if (!a || !b || *a <= 0) return kUnknown;
+  return sig3(*b / *a) + "x";
+}
+
+// Rows of every input with the same region (name, kind) and group key, in first-seen order.
+std::vector<std::vector<const Row*>> matched_rows(const Model& m) {
+  std::vector<std::vector<const Row*>> out;
+  std::vector<std::string> keys;
+  for (const auto& row : m.rows) {
+    std::string key = row.subject.region->kind + '\x1f' + row.subject.region->name + '\x1f' +
+                      (row.subject.group ? "g" + row.subject.group->key : "");
+    size_t i = 0;
+    while (i < keys.size() && keys[i] != key) ++i;
+    if (i == keys.size()) {
+      keys.push_back(key);
+      out.emplace_back(m.inputs.size(), nullptr);
+    }
+    out[i][size_t(row.input)] = &row;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_compare_table(const Model& m) {
+  using A = TextTable::Align;
+  std::vector<TextTable::Column> cols{{"region", A::Left}};
+  const size_t n = m.inputs.size();
+  for (const char* what : {"calls", "total", "GFlop/s", "flop/B"})
+    for (size_t i = 0; i < n; ++i) cols.push_back({std::string(what) + " " + letter(i), A::Right});
+  for (const char* what : {"time", "P", "I"})
+    for (size_t i = 1; i < n; ++i)
+      cols.push_back({std::string(what) + " " + letter(i) + "/A", A::Right});
+  TextTable table(cols);
+  for (const auto& rows : matched_rows(m)) {
+    const Row* any = nullptr;
+    for (const auto* r : rows) any = any ? any : r;
+    std::vector<std::string> cells{any->subject.group ? "  " + any->subject.group->key
+                                                      : any->subject.region->name};
+    auto each = [&](auto get) {
+      for (const auto* r : rows) cells.push_back(r ? get(*r) : kUnknown);
+    };
+    each([](const Row& r) { return format_count(double(r.subject.calls())); });
+    each([](const Row& r) { return format_seconds(r.subject.time_s()); });
+    each([](const Row& r) { return cell_or_dash(r.m.gflops, sig3); });
+    each([](const Row& r) { return cell_or_dash(r.m.intensity, sig3); });
+    auto ratios = [&](auto get) {
+      for (size_t i = 1; i < n; ++i)
+        cells.push_back(rows[0] && rows[i] ? ratio(get(*rows[i]), get(*rows[0])) : kUnknown);
+    };
+    ratios([](const Row& r) { return std::optional<double>(r.subject.time_s()); });
+    ratios([](const Row& r) { return r.m.gflops; });
+    ratios([](const Row& r) { return r.m.intensity; });
+    table.add_row(std::move(cells));
+  }
+  std::string out = m.headline + "\n";
+  for (size_t i = 0; i < n; ++i) out += fmt::format("  {} = {}\n", letter(i), m.inputs[i]);
+  out += m.rows.empty() ? "no regions were measured\n" : table.render();
+  return out + notes_text(m);
 }
 
 }  // namespace roofprof::report

@@ -1,11 +1,22 @@
-// roofprof report RESULT...: the per-region table of each result file.
+// roofprof report RESULT...: the roofline table and plot of result files, merged (several
+// runs of one program) or side by side (--compare), with SVG, HTML, CSV and JSON exports.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.hpp"
-#include "report/summary.hpp"
+#include "common/error.hpp"
+#include "report/export.hpp"
+#include "report/figure.hpp"
+#include "report/html.hpp"
+#include "report/merge.hpp"
+#include "report/model.hpp"
+#include "report/output_file.hpp"
+#include "report/svg.hpp"
+#include "report/table.hpp"
+#include "report/terminal_plot.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::cli {
@@ -14,17 +25,82 @@ namespace {
 
 struct ReportOptions {
   std::vector<std::string> files;
-  report::TableOptions table;
+  std::string html, svg, csv, json;
+  std::string level = "DRAM";
+  std::string rw = "both";
+  std::string units = "seconds";
+  std::string ceilings;
+  std::optional<int> threads;
+  std::vector<std::string> work;
+  std::string group_by = "args";
+  bool compare = false;
+  bool hierarchical = false;
+  bool no_plot = false;
 };
 
-int run(const ReportOptions& o) {
-  // Read everything first: a bad file stops the command before any table is printed.
-  std::vector<result::Run> runs;
-  for (const auto& f : o.files) runs.push_back(result::read_file(f));
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (runs.size() > 1) std::printf("%s== %s\n", i ? "\n" : "", o.files[i].c_str());
-    report::print_table(runs[i], stdout, o.table);
+report::ModelOptions model_options(const ReportOptions& o) {
+  report::ModelOptions m;
+  m.view.level = o.level;
+  m.view.rw = report::parse_rw(o.rw);
+  m.view.units = report::parse_units(o.units);
+  m.view.threads = o.threads;
+  m.view.hierarchical = o.hierarchical;
+  for (const auto& w : o.work) m.work.push_back(signatures::parse_work_option(w));
+  m.ceilings = report::find_ceilings(o.ceilings.empty()
+                                         ? std::nullopt
+                                         : std::optional<std::filesystem::path>(o.ceilings));
+  return m;
+}
+
+void apply_group_by(const std::string& how, std::vector<report::Input>& inputs) {
+  if (how == "args") return;
+  if (how == "none") {
+    for (auto& in : inputs)
+      for (auto& r : in.run.regions) r.groups.clear();
+    return;
   }
+  if (how.rfind("caller", 0) == 0)
+    throw UserError("--group-by " + how +
+                    ": grouping by call site needs call stacks in the result, which roofprof run "
+                    "does not record yet; use args or none");
+  throw UserError("--group-by " + how + ": expected args (the default) or none");
+}
+
+int run(const ReportOptions& o) {
+  // Read everything first: a bad file stops the command before anything is printed.
+  std::vector<report::Input> inputs;
+  for (const auto& f : o.files) inputs.push_back({f, result::read_file(f)});
+  if (o.compare && inputs.size() < 2)
+    throw UserError("--compare needs two or more result files");
+  apply_group_by(o.group_by, inputs);
+  report::ModelOptions options = model_options(o);
+
+  report::Merged merged;
+  report::Model model;
+  if (o.compare) {
+    model = report::build_compare_model(inputs, options);
+  } else {
+    merged = report::merge(inputs);
+    model = report::build_model(merged, options);
+  }
+  report::Figure figure = report::build_figure(model);
+
+  bool stdout_taken = false;
+  auto out = [&](const std::string& path, const std::string& text, const char* what) {
+    if (path.empty()) return;
+    stdout_taken = stdout_taken || path == "-";
+    report::write_output(path, text, what);
+  };
+  out(o.svg, report::render_svg(figure), "SVG file");
+  out(o.html, report::render_html(model, figure), "HTML file");
+  out(o.csv, report::render_csv(model), "CSV file");
+  out(o.json, report::report_json(model).dump(2) + "\n", "JSON file");
+  if (stdout_taken) return 0;
+
+  std::string text = o.compare ? report::render_compare_table(model) : report::render_table(model);
+  if (!o.no_plot && (!figure.markers.empty() || !figure.roofs.empty()))
+    text += "\n" + report::render_terminal_plot(figure);
+  std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }
 
@@ -32,10 +108,36 @@ int run(const ReportOptions& o) {
 
 Runner setup_report(CLI::App& sub) {
   auto o = std::make_shared<ReportOptions>();
-  sub.add_option("results", o->files, "result files written by roofprof run (-o)")->required();
-  sub.add_option("--level", o->table.level, "memory level of the bytes and intensity columns")
+  sub.add_option("results", o->files,
+                 "result files written by roofprof run (-o); several are merged (summed)")
+      ->required();
+  sub.add_option("--html", o->html, "write one self-contained HTML page (plot, sortable table)");
+  sub.add_option("--svg", o->svg, "write the roofline plot as a standalone SVG file");
+  sub.add_option("--csv", o->csv, "write one CSV row per region and group ('-': stdout)");
+  sub.add_option("--json", o->json, "write the report as JSON ('-': stdout)");
+  sub.add_option("--level", o->level, "memory level of Q and the intensity I = W/Q")
       ->check(CLI::IsMember({"L1", "L2", "L3", "DRAM"}))
       ->capture_default_str();
+  sub.add_option("--rw", o->rw, "traffic: both (read + write), read (I = W/Q_read) or write")
+      ->check(CLI::IsMember({"both", "read", "write"}))
+      ->capture_default_str();
+  sub.add_option("--units", o->units, "performance in seconds (GFlop/s) or cycles (flop/cycle)")
+      ->check(CLI::IsMember({"seconds", "cycles"}))
+      ->capture_default_str();
+  sub.add_option("--ceilings", o->ceilings,
+                 "roofs from this file (roofprof ceilings -o); default: this machine's cache");
+  sub.add_option("--threads", o->threads, "roofs for this thread count (default: the most "
+                                          "measured; 1 with --units cycles)");
+  sub.add_option("--work", o->work,
+                 "expected flops of one call, e.g. 'dgemm_=2*m*n*k' or 'fft=5*n*log2(n)'");
+  sub.add_option("--group-by", o->group_by,
+                 "args: a point per argument group (default); none: one per region")
+      ->capture_default_str();
+  sub.add_flag("--compare", o->compare,
+               "show the files side by side instead of merging them (ratios to the first)");
+  sub.add_flag("--hierarchical", o->hierarchical,
+               "plot one point per memory level for each region");
+  sub.add_flag("--no-plot", o->no_plot, "print the table only");
   return [o] { return run(*o); };
 }
 

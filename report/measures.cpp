@@ -1,0 +1,80 @@
+#include "report/measures.hpp"
+
+#include <algorithm>
+
+namespace roofprof::report {
+namespace {
+
+std::optional<double> counted_cycles(const Subject& s) {
+  auto it = s.counters().find("cycles");
+  if (it == s.counters().end() || !it->second || *it->second <= 0) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+std::optional<double> traffic(const std::map<std::string, result::Bytes>& bytes,
+                              const std::string& level, Rw rw) {
+  auto it = bytes.find(level);
+  if (it == bytes.end()) return std::nullopt;
+  const auto& b = it->second;
+  switch (rw) {
+    case Rw::read: return b.read;
+    case Rw::write: return b.write;
+    case Rw::both: break;
+  }
+  if (!b.read || !b.write) return std::nullopt;
+  return *b.read + *b.write;
+}
+
+Measures measure(const Subject& s, const View& view, const Roofs* roofs,
+                 std::optional<double> ghz) {
+  Measures m;
+  m.work = s.flops();
+  m.traffic = traffic(s.bytes(), view.level, view.rw);
+  if (m.work && m.traffic && *m.traffic > 0) m.intensity = *m.work / *m.traffic;
+  if (!m.work || s.time_s() <= 0) return m;
+  m.gflops = *m.work / s.time_s() / 1e9;
+  auto cycles = counted_cycles(s);
+  if (cycles) m.flops_per_cycle = *m.work / *cycles;
+
+  // P in the view's units: GFlop/s, or flop per cycle (counted cycles, else time x clock).
+  std::optional<double> p = m.gflops;
+  auto per_time = [&](double seconds) -> std::optional<double> {
+    return *m.work / double(s.calls()) / seconds / 1e9;
+  };
+  double cycles_scale = 1;  // GFlop/s -> view units for the per-call bars
+  if (view.units == Units::cycles) {
+    if (m.flops_per_cycle) {
+      p = m.flops_per_cycle;
+      cycles_scale = *m.flops_per_cycle / *m.gflops;
+    } else if (ghz) {
+      p = *m.gflops / *ghz;
+      cycles_scale = 1 / *ghz;
+      m.y_converted = true;
+    } else {
+      p.reset();
+    }
+  }
+  const auto& q = s.per_call();
+  if (p && q && s.homogeneous() && s.calls() > 1 && q->median > 0 && q->q1 > 0) {
+    m.y = *per_time(q->median) * cycles_scale;
+    m.y_lo = *per_time(q->q3) * cycles_scale;
+    m.y_hi = *per_time(q->q1) * cycles_scale;
+  } else {
+    m.y = p;
+  }
+
+  if (roofs && p && m.intensity) {
+    std::optional<double> memory_bound;
+    if (roofs->beta) memory_bound = *m.intensity * *roofs->beta;
+    if (roofs->pi && memory_bound) {
+      m.bound = std::min(*roofs->pi, *memory_bound);
+      m.bound_by = *memory_bound < *roofs->pi ? "memory" : "compute";
+    }
+    if (m.bound && *m.bound > 0) m.fraction = *p / *m.bound;
+  }
+  return m;
+}
+
+}  // namespace roofprof::report
