@@ -97,7 +97,7 @@ Runner setup_ceilings(CLI::App& sub) {
       ->type_name("LIST");
   sub.add_option("--threads", o->threads, "thread counts to measure (default: 1 and all CPUs)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 4096))
       ->type_name("LIST");
   sub.add_option("--isa", o->isas, "compute ISAs to measure (scalar, sse, avx2, avx512)")
       ->delimiter(',')
