@@ -31,13 +31,16 @@ size_t Tracker::open_count() const {
   return n;
 }
 
-bool Tracker::open(RegionId region, bool is_span, const Boundary& b) {
+bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group) {
   if (is_open(region, b.pid, b.tid)) return false;  // recursion / re-reached START: counted once
-  open_[{b.pid, b.tid}].push_back(Open{region, is_span, b.sp, b.time_ns, counts_.read(b.pid, b.tid)});
+  open_[{b.pid, b.tid}].push_back(
+      Open{region, is_span, b.sp, b.time_ns, counts_.read(b.pid, b.tid), std::move(group)});
   return true;
 }
 
-bool Tracker::enter(RegionId region, const Boundary& b) { return open(region, false, b); }
+bool Tracker::enter(RegionId region, const Boundary& b, std::string group) {
+  return open(region, false, b, std::move(group));
+}
 bool Tracker::span_start(RegionId region, const Boundary& b) { return open(region, true, b); }
 
 void Tracker::close(const Key& key, Open&& o, int64_t end_ns, const CounterValues& end, CloseReason why) {
@@ -52,6 +55,7 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, const CounterValue
   inst.counts.resize(n);
   for (size_t i = 0; i < n; ++i) inst.counts[i] = end.values[i] - o.begin.values[i];
   inst.reason = why;
+  inst.group = std::move(o.group);
   sink_(std::move(inst));
 }
 

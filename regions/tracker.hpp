@@ -51,6 +51,7 @@ struct Instance {
   std::vector<double> counts;  // deltas in the backend's event order
   bool multiplexed = false;
   CloseReason reason = CloseReason::Return;
+  std::string group;  // the call's group key (decoded arguments, e.g. "m=200,n=200,k=200"); "" if none
 };
 
 // Where and when a boundary was observed.
@@ -76,7 +77,8 @@ class Tracker {
   Tracker(CountSource& counts, Sink sink) : counts_(counts), sink_(std::move(sink)) {}
 
   // Each returns true when an instance opened or closed.
-  bool enter(RegionId region, const Boundary& b);
+  // `group`: the call's group key, carried to its Instance.
+  bool enter(RegionId region, const Boundary& b, std::string group = {});
   bool span_start(RegionId region, const Boundary& b);
   bool span_stop(RegionId region, const Boundary& b);
   // The thread's stack pointer is b.sp: function instances entered below it are closed.
@@ -96,9 +98,10 @@ class Tracker {
     uint64_t entry_sp;
     int64_t begin_ns;
     CounterValues begin;
+    std::string group;
   };
   using Key = std::pair<int, Tid>;
-  bool open(RegionId region, bool is_span, const Boundary& b);
+  bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {});
   void close(const Key& key, Open&& o, int64_t end_ns, const CounterValues& end, CloseReason why);
 
   CountSource& counts_;

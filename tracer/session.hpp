@@ -15,6 +15,7 @@
 #include "counters/backend.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
+#include "signatures/arg_reader.hpp"
 #include "symbolizer/modules.hpp"
 #include "tracer/task.hpp"
 #include "tracer/wait_status.hpp"
@@ -29,6 +30,8 @@ struct SessionOptions {
   bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
   // Called once, when the program's regions have resolved (nothing more can be bad input).
   std::function<void()> on_ready;
+  // The group key of a call of a function region, from its arguments at entry ("" = none).
+  std::function<std::string(regions::RegionId, signatures::ArgReader&)> group_key;
 };
 
 struct SessionOutcome {

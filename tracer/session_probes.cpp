@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/clock.hpp"
+#include "tracer/arg_reader.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -170,7 +171,12 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
   if (!measured) return;
   for (const Probe& p : probes) {
     if (p.kind == ProbeKind::RegionEntry) {
-      if (!tracker_.enter(p.region, boundary(t, sp))) continue;  // recursion: counted once
+      std::string group;
+      if (opts_.group_key && !tracker_.is_open(p.region, g.tgid, t.tid)) {
+        StoppedThreadArgs args(regs, g.as->mem());
+        group = opts_.group_key(p.region, args);
+      }
+      if (!tracker_.enter(p.region, boundary(t, sp), std::move(group))) continue;  // recursion: counted once
       auto ret = g.as->mem().read_u64(TraceeAddr(sp));
       if (!ret) continue;
       Probe r;

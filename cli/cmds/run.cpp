@@ -10,6 +10,7 @@
 #include "cli/assemble.hpp"
 #include "cli/command.hpp"
 #include "cli/emul_merge.hpp"
+#include "cli/groups.hpp"
 #include "common/error.hpp"
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
@@ -84,7 +85,9 @@ int run(const RunOptions& o) {
   probes::Planner planner(specs);
   regions::Aggregator agg;
 
+  CallGroups groups(planner);
   tracer::SessionOptions so;
+  so.group_key = [&groups](regions::RegionId id, signatures::ArgReader& args) { return groups.key_for(id, args); };
   so.argv = o.command;
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
@@ -110,7 +113,10 @@ int run(const RunOptions& o) {
 
   tracer::SessionOutcome last;
   for (int r = 0; r < o.repeat; ++r) {
-    auto sink = [&](regions::Instance&& inst) { agg.add(inst); };
+    auto sink = [&](regions::Instance&& inst) {
+      agg.add(inst);
+      groups.add(inst);
+    };
     if (o.no_ptrace) {
       last = run_with_agent(so, *backend, planner, sink);
     } else {
@@ -137,7 +143,9 @@ int run(const RunOptions& o) {
     if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
     auto emulated = emul::run(o.command, emulation_probes(planner), eo);
     for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+    groups.add_emulated(emulated);
   }
+  groups.fill(res.regions, res.events);
   result::write_atomic(res, o.output);
   if (!o.quiet) {
     report::print_summary(res, stderr);

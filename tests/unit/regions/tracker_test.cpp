@@ -104,6 +104,14 @@ TEST_F(Fixture, CountsAreReadOnlyWhenSomethingOpensOrCloses) {
   EXPECT_EQ(counts.reads, before);
 }
 
+TEST_F(Fixture, TheCallsGroupKeyReachesItsInstance) {
+  tracker.enter(1, at(7, 1000, 1), "m=2,n=3");
+  EXPECT_FALSE(tracker.enter(1, at(7, 900, 2), "m=9,n=9"));  // recursion keeps the outer key
+  tracker.stack_at(at(7, 1008, 3), CloseReason::Return);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].group, "m=2,n=3");
+}
+
 TEST(CloseReason, Names) {
   EXPECT_STREQ(to_string(CloseReason::Longjmp), "longjmp");
   EXPECT_STREQ(to_string(CloseReason::ProcessExit), "process_exit");

@@ -1,0 +1,71 @@
+#include "cli/groups.hpp"
+
+#include "result/group_table.hpp"
+
+namespace roofprof::cli {
+
+const signatures::Signature* CallGroups::signature_of(regions::RegionId region) {
+  auto it = signatures_.find(region);
+  if (it != signatures_.end()) return it->second;
+  const auto& info = planner_.regions().at(region);
+  const signatures::Signature* sig = nullptr;
+  if (info.kind == regions::RegionKind::Function) {
+    sig = signatures::find_builtin(info.name);
+    for (size_t i = 0; !sig && i < info.sites.size(); ++i) sig = signatures::find_builtin(info.sites[i].symbol);
+  }
+  signatures_.emplace(region, sig);
+  return sig;
+}
+
+std::string CallGroups::key_for(regions::RegionId region, signatures::ArgReader& args) {
+  const signatures::Signature* sig = signature_of(region);
+  if (!sig) return {};
+  auto decoded = signatures::decode(*sig, args);
+  if (!decoded) return {};
+  std::string key = decoded->key;
+  decoded_.try_emplace({region, key}, std::move(*decoded));
+  return key;
+}
+
+void CallGroups::add(const regions::Instance& inst) {
+  if (!inst.group.empty()) calls_[inst.region].push_back(inst);
+}
+
+void CallGroups::add_emulated(const emul::Result& emulated) {
+  emulated_names_ = emulated.counters;
+  for (const auto& inst : emulated.instances)
+    if (calls_.count(inst.region)) emulated_[inst.region].push_back(inst);
+}
+
+void CallGroups::fill(std::vector<result::Region>& regions, const std::vector<std::string>& events) const {
+  for (const auto& [region, calls] : calls_) {
+    if (region >= regions.size()) continue;
+    // Per-call W and Q only when both runs saw the same calls (in the same order).
+    const std::vector<regions::Instance>* emul = nullptr;
+    if (auto it = emulated_.find(region); it != emulated_.end() && it->second.size() == calls.size())
+      emul = &it->second;
+    result::GroupTable table(events);
+    for (size_t i = 0; i < calls.size(); ++i) {
+      const auto& inst = calls[i];
+      result::GroupCall call;
+      call.duration_s = double(inst.end_ns - inst.begin_ns) * 1e-9;
+      call.counters = inst.counts;
+      if (emul) {
+        const auto& e = (*emul)[i];
+        double flops = 0;
+        for (size_t c = 0; c < emulated_names_.size() && c < e.counts.size(); ++c) {
+          const std::string& n = emulated_names_[c];
+          if (n.rfind("flops_", 0) == 0) flops += e.counts[c];
+          else if (n.rfind("bytes_read_", 0) == 0) call.bytes[n.substr(11)].read = e.counts[c];
+          else if (n.rfind("bytes_written_", 0) == 0) call.bytes[n.substr(14)].write = e.counts[c];
+        }
+        call.flops = flops;
+      }
+      const auto& d = decoded_.at({region, inst.group});
+      table.add(inst.group, d.param_map(), d.expected_work, call);
+    }
+    regions[region].groups = table.groups();
+  }
+}
+
+}  // namespace roofprof::cli

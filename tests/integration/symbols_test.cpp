@@ -1,0 +1,61 @@
+// roofprof symbols: which names could be regions, in the executable and every library it loads.
+#include <algorithm>
+
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+TEST(Symbols, ListsMatchingFunctionsOfTheExecutableAndItsLibraries) {
+  Sandbox sb;
+  auto r = sb.roofprof({"symbols", "--match", "gemm", "--", fixture("run_blas_app")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  // dgemm_ lives in OpenBLAS, a library the program links against, not in the executable.
+  EXPECT_NE(r.out.find("openblas"), std::string::npos) << r.diag();
+  EXPECT_NE(r.out.find(" dgemm_\n"), std::string::npos) << r.diag();
+  EXPECT_NE(r.out.find(" cblas_dgemm\n"), std::string::npos) << r.diag();
+  EXPECT_EQ(r.out.find(" printf\n"), std::string::npos) << "a name that does not match is listed\n" << r.diag();
+  // The program was stopped at its entry point and killed: it never printed anything.
+  EXPECT_EQ(r.out.find("dgemm ok"), std::string::npos) << r.diag();
+}
+
+TEST(Symbols, GlobAndCxxNames) {
+  Sandbox sb;
+  auto r = sb.roofprof({"symbols", "--match", "ns::*", "--", fixture("run_cxx_names")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("ns::Solver::step"), std::string::npos) << r.diag();
+}
+
+TEST(Symbols, NoProgramIsBadInput) {
+  Sandbox sb;
+  auto r = sb.roofprof({"symbols", "--match", "x"});
+  EXPECT_EQ(r.exit_code(), 2) << r.diag();
+}
+
+}  // namespace
+}  // namespace it
+
+namespace it {
+namespace {
+
+TEST(RegionNames, AmbiguousNameListsTheCandidates) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "--region", "ns::scale", "--", fixture("run_cxx_names")});
+  EXPECT_EQ(r.exit_code(), 2) << r.diag();
+  EXPECT_NE(r.err.find("ambiguous"), std::string::npos) << r.diag();
+  EXPECT_NE(r.err.find("ns::scale(int)"), std::string::npos) << r.diag();
+  EXPECT_NE(r.err.find("ns::scale(double)"), std::string::npos) << r.diag();
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line expected\n" << r.diag();
+}
+
+TEST(RegionNames, FullSignatureSelectsOneOverload) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "--region", "ns::scale(double)", "--", fixture("run_cxx_names")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json reg = region(load_result(r), "ns::scale(double)");
+  ASSERT_FALSE(reg.is_null()) << r.diag();
+  EXPECT_EQ(calls(reg), 2) << reg.dump();
+}
+
+}  // namespace
+}  // namespace it
