@@ -85,7 +85,7 @@ std::vector<BandwidthCeiling> measure_bandwidth(const Context& ctx, Team& team, 
     }
 
     ctx.progress(label(lp.level, "random", n));
-    const uint64_t lines = ws / kLine;
+    const uint64_t lines = lp.random_bytes_per_thread / kLine;  // a prefix of the arrays
     std::vector<std::vector<uint32_t>> order(static_cast<size_t>(n));
     team.run([&](int m) { order[size_t(m)] = random_order(lines, 0x5eed + uint64_t(m)); });
     std::vector<uint64_t> sink(static_cast<size_t>(n));

@@ -35,8 +35,8 @@ std::vector<LatencyCeiling> measure_latency(const Context& ctx, Team& single, do
   std::vector<LatencyCeiling> out;
   for (const LevelPlan& lp : wanted_levels(ctx, 1)) {
     ctx.progress(std::string("latency ") + name(lp.level));
-    const Spread ns = chase_ns(ctx, single, lp.bytes_per_thread, ctx.sample_s, ctx.samples);
-    out.push_back({lp.level, lp.bytes_per_thread, ns, ns.median * ghz});
+    const Spread ns = chase_ns(ctx, single, lp.random_bytes_per_thread, ctx.sample_s, ctx.samples);
+    out.push_back({lp.level, lp.random_bytes_per_thread, ns, ns.median * ghz});
   }
   return out;
 }

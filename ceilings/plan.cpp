@@ -30,10 +30,13 @@ std::vector<LevelPlan> plan_levels(const std::vector<CacheGeometry>& caches, int
     const int sharing = std::max(1, std::min(c.shared_by_cpus, threads));
     const uint64_t per_thread = c.size_bytes / sharing;
     const uint64_t ws = round_down(per_thread / 2);
-    if (ws > 2 * below && ws >= kRound) out.push_back({level_of(c.level), ws});
+    const uint64_t random =
+        below == 0 ? ws : round_down(std::min(per_thread / 2, std::max(4 * below, per_thread / 8)));
+    if (ws > 2 * below && ws >= kRound) out.push_back({level_of(c.level), ws, random});
     below = std::max(below, per_thread);
   }
-  out.push_back({Level::dram, round_down(dram_total / std::max(1, threads))});
+  const uint64_t dram = round_down(dram_total / std::max(1, threads));
+  out.push_back({Level::dram, dram, dram});
   return out;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
-// Working-set sizes, from the cache geometry in sysfs. A level's working set is half of what
-// one thread gets of that cache (a shared cache is split between the threads sharing it), so it
-// fits with room for code, stack and the other arrays; it must also be more than twice the
-// level below, or the level is left out (it cannot be told apart). DRAM: eight times the
-// last-level cache, at least 256 MiB, split over the threads.
+// Working-set sizes, from the cache geometry in sysfs, per thread, of what one thread gets of a
+// cache (a shared cache is split between the threads sharing it). Streaming kernels: half of
+// it. Random access (pointer chase, random lines): L1 half; higher levels four times the level
+// below or an eighth of the level, whichever is larger, at most half, because random lines over
+// a big last-level cache leave the TLB's reach and would time page walks (on a VM a nested
+// walk costs more than the DRAM access). A level whose half would not exceed twice the level
+// below is left out (it cannot be told apart). DRAM: eight times the last-level cache, at
+// least 256 MiB, split over the threads (both kinds).
 #include <cstdint>
 #include <vector>
 
@@ -13,7 +16,8 @@ namespace roofprof::ceilings {
 
 struct LevelPlan {
   Level level;
-  uint64_t bytes_per_thread;  // multiple of 2 KiB (four streams of 512-byte granules)
+  uint64_t bytes_per_thread;         // streaming kernels; multiple of 2 KiB
+  uint64_t random_bytes_per_thread;  // pointer chase and random access; multiple of 2 KiB
 };
 
 uint64_t dram_total_bytes(const std::vector<CacheGeometry>& caches, uint64_t physical_memory);

@@ -14,7 +14,7 @@ namespace {
 const std::vector<CacheGeometry> kEpyc = {
     {1, 48 << 10, 64, 1}, {2, 1 << 20, 64, 1}, {3, 32 << 20, 64, 2}};
 
-TEST(CeilingsPlan, HalfOfEachLevelPerThreadSharedCachesSplit) {
+TEST(CeilingsPlan, WellInsideEachLevelSharedCachesSplit) {
   const uint64_t dram = dram_total_bytes(kEpyc, uint64_t(24) << 30);
   EXPECT_EQ(dram, uint64_t(256) << 20);
   auto one = plan_levels(kEpyc, 1, dram);
@@ -23,10 +23,19 @@ TEST(CeilingsPlan, HalfOfEachLevelPerThreadSharedCachesSplit) {
   EXPECT_EQ(one[0].bytes_per_thread, 24u << 10);
   EXPECT_EQ(one[1].bytes_per_thread, 512u << 10);
   EXPECT_EQ(one[2].bytes_per_thread, 16u << 20);
+  EXPECT_EQ(one[0].random_bytes_per_thread, 24u << 10);
+  EXPECT_EQ(one[1].random_bytes_per_thread, 192u << 10);  // 4 x L1 > L2 / 8
+  EXPECT_EQ(one[2].random_bytes_per_thread, 4u << 20);    // 4 x L2 = L3 / 8
   EXPECT_EQ(one[3].bytes_per_thread, dram);
   auto two = plan_levels(kEpyc, 2, dram);
-  EXPECT_EQ(two[2].bytes_per_thread, 8u << 20);  // L3 shared by both threads
+  EXPECT_EQ(two[2].bytes_per_thread, 8u << 20);         // L3 shared by both threads
+  EXPECT_EQ(two[2].random_bytes_per_thread, 4u << 20);  // 4 x L2 > (L3 / 2) / 8
+  // A big shared L3 split over many threads: an eighth of each thread's share, at most half.
+  auto many = plan_levels({{1, 48 << 10, 64, 1}, {2, 1 << 20, 64, 1}, {3, 512u << 20, 64, 8}}, 8,
+                          dram);
+  EXPECT_EQ(many[2].random_bytes_per_thread, 8u << 20);
   EXPECT_EQ(two[3].bytes_per_thread, dram / 2);
+  EXPECT_EQ(two[3].random_bytes_per_thread, dram / 2);
 }
 
 TEST(CeilingsPlan, LevelTooCloseToTheOneBelowIsLeftOut) {
