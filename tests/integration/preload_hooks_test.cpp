@@ -1,0 +1,155 @@
+// roofprof run --no-ptrace: every way a call reaches a hooked function through the dynamic
+// linker (lazy and immediate binding, -fno-plt, library to library, a dlopen'd library, tail
+// calls), and that hooked calls keep their arguments and results intact.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+// roofprof run --no-ptrace on a preload fixture, with the regions given.
+RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
+                    const std::vector<std::string>& options = {}) {
+  std::vector<std::string> args{"run", "--no-ptrace", "--backend", "time", "-q"};
+  args.insert(args.end(), options.begin(), options.end());
+  for (const auto& r : regions) {
+    args.push_back("--region");
+    args.push_back(r);
+  }
+  args.push_back("--");
+  args.push_back(fixture(program.at(0)));
+  args.insert(args.end(), program.begin() + 1, program.end());
+  return sb.roofprof(args);
+}
+
+void expect_returns(const json& reg, int64_t n) {
+  EXPECT_EQ(calls(reg), n) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "return"), n) << reg.dump();
+  EXPECT_EQ(threads(reg), 1) << reg.dump();
+}
+
+void expect_no_warnings(const json& doc) {
+  EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+}
+
+class ExecutableToLibrary : public ::testing::TestWithParam<const char*> {};
+
+// pre_app: lazy binding (JUMP_SLOT, unresolved until the first call); pre_app_now: -z now;
+// pre_app_noplt: -fno-plt (GLOB_DAT slots, call *GOT).
+TEST_P(ExecutableToLibrary, EveryCallCounted) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_work"}, {GetParam(), "calls", "1000"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("sum=442000"), std::string::npos) << r.diag();
+  json doc = load_result(r);
+  json reg = region(doc, "pre_work");
+  ASSERT_FALSE(reg.is_null());
+  expect_returns(reg, 1000);
+  EXPECT_EQ(doc["complete"], true);
+  expect_no_warnings(doc);
+  ASSERT_EQ(reg["locations"].size(), 1u) << reg.dump();
+  EXPECT_NE(reg["locations"][0]["module"].get<std::string>().find("libpre_a.so"), std::string::npos) << reg.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Bindings, ExecutableToLibrary, ::testing::Values("pre_app", "pre_app_now", "pre_app_noplt"));
+
+TEST(PreloadHooks, LibraryToLibrary) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_b_work"}, {"pre_app", "lib2lib", "100"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("sum=1950"), std::string::npos) << r.diag();
+  json doc = load_result(r);
+  json reg = region(doc, "pre_b_work");
+  ASSERT_FALSE(reg.is_null());
+  expect_returns(reg, 100);
+  expect_no_warnings(doc);
+}
+
+// The plugin is loaded after start: its GOT is hooked by the dlopen interposer. plug_run is
+// only reached through a dlsym pointer: not hookable, and said so.
+TEST(PreloadHooks, DlopenedLibrary) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_b_work", "plug_run"}, {"pre_app", "dlopen", fixture("pre_plugin.so"), "50"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("sum=900"), std::string::npos) << r.diag();
+  json doc = load_result(r);
+  json reg = region(doc, "pre_b_work");
+  ASSERT_FALSE(reg.is_null());
+  expect_returns(reg, 50);
+  json plug = region(doc, "plug_run");
+  ASSERT_FALSE(plug.is_null());
+  EXPECT_EQ(calls(plug), 0);
+  ASSERT_EQ(doc["warnings"].size(), 1u) << doc["warnings"].dump(1);
+  std::string w = doc["warnings"][0];
+  EXPECT_NE(w.find("not hooked"), std::string::npos) << w;
+  EXPECT_NE(w.find("'plug_run'"), std::string::npos) << w;
+}
+
+// dlopen("pre_plugin.so") finds the plugin through pre_app's RUNPATH: glibc searches the
+// RUNPATH of dlopen's caller, which must still be pre_app with the agent's dlopen in between.
+TEST(PreloadHooks, DlopenByNameSearchesTheCallersRunpath) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_b_work"}, {"pre_app", "dlopen", "pre_plugin.so", "5"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "sum=90\n");
+  expect_returns(region(load_result(r), "pre_b_work"), 5);
+}
+
+// pre_tail ends with "jmp pre_b_work@plt": both instances end at the one return.
+TEST(PreloadHooks, TailCallBetweenHookedFunctions) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_tail", "pre_b_work"}, {"pre_app", "tail", "100"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("sum=1950"), std::string::npos) << r.diag();
+  json doc = load_result(r);
+  expect_returns(region(doc, "pre_tail"), 100);
+  expect_returns(region(doc, "pre_b_work"), 100);
+}
+
+// A dgemm_-like function with 13 arguments (7 on the stack): the result is the bare run's.
+TEST(PreloadHooks, ThirteenArgumentsKeepTheResult) {
+  Sandbox sb;
+  auto bare = sb.run({fixture("pre_app"), "dgemm", "3"});
+  ASSERT_EQ(bare.exit_code(), 0) << bare.diag();
+  EXPECT_EQ(bare.out, "c=122.5,141.25,160,280.25,327,373.75\n");
+  auto r = agent_run(sb, {"pre_dgemm_"}, {"pre_app", "dgemm", "3"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, bare.out);
+  expect_returns(region(load_result(r), "pre_dgemm_"), 3);
+}
+
+TEST(PreloadHooks, ErrnoOfTheHookedFunctionSurvives) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_set_errno"}, {"pre_app", "errno"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "r=-1 errno=42\n");
+  expect_returns(region(load_result(r), "pre_set_errno"), 1);
+}
+
+TEST(PreloadHooks, LongDoubleResultInX87) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_ld"}, {"pre_app", "longdouble"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "ld=3.000\n");
+  expect_returns(region(load_result(r), "pre_ld"), 1);
+}
+
+TEST(PreloadHooks, AvxArgumentsAndResult) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_vec"}, {"pre_app", "vector"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  if (r.out == "vec=skip\n") GTEST_SKIP() << "no AVX on this CPU";
+  EXPECT_EQ(r.out, "vec=33,21.125,12.25,5.5\n");
+  expect_returns(region(load_result(r), "pre_vec"), 1);
+}
+
+// C++ regions by demangled name, matched inside the agent (__cxa_demangle of the program).
+TEST(PreloadHooks, CxxNameWithoutParameters) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_cxx::Widget::run"}, {"pre_cxx_app"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("widget=15"), std::string::npos) << r.diag();
+  expect_returns(region(load_result(r), "pre_cxx::Widget::run"), 1);
+}
+
+}  // namespace
+}  // namespace it

@@ -1,0 +1,149 @@
+// roofprof run --no-ptrace: region semantics through the agent are the tracker's (recursion
+// once, longjmp, exceptions, crash, exit, thread exit, threads, fork).
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
+                    const std::vector<std::string>& options = {}, const RunOptions& ro = {}) {
+  std::vector<std::string> args{"run", "--no-ptrace", "--backend", "time", "-q"};
+  args.insert(args.end(), options.begin(), options.end());
+  for (const auto& r : regions) {
+    args.push_back("--region");
+    args.push_back(r);
+  }
+  args.push_back("--");
+  args.push_back(fixture(program.at(0)));
+  args.insert(args.end(), program.begin() + 1, program.end());
+  return sb.roofprof(args, ro);
+}
+
+// pre_rec recurses 5 deep through libpre_a's own PLT: two outermost calls, two instances.
+TEST(PreloadSemantics, RecursionCountedOnce) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_rec"}, {"pre_app", "recursion", "5"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "rec=5,5\n");
+  json reg = region(load_result(r), "pre_rec");
+  EXPECT_EQ(calls(reg), 2) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "return"), 2) << reg.dump();
+}
+
+TEST(PreloadSemantics, LongjmpClosesTheInstance) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_jumper", "pre_sigjumper"}, {"pre_app", "longjmp"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "jumps=7,1,9\n");
+  json doc = load_result(r);
+  json j = region(doc, "pre_jumper");
+  EXPECT_EQ(calls(j), 2) << j.dump();
+  EXPECT_EQ(closed_by(j, "longjmp"), 1) << j.dump();
+  EXPECT_EQ(closed_by(j, "return"), 1) << j.dump();
+  json s = region(doc, "pre_sigjumper");
+  EXPECT_EQ(calls(s), 1) << s.dump();
+  EXPECT_EQ(closed_by(s, "longjmp"), 1) << s.dump();
+}
+
+// thrower: thrown out to main (1), caught inside catches_inside (2), caught and rethrown by
+// rethrows (3), then one normal return; recursion inside each counts once.
+TEST(PreloadSemantics, ExceptionsThroughRegions) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_cxx::thrower", "pre_cxx::catches_inside", "pre_cxx::rethrows"}, {"pre_cxx_app"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "caught=2 inside=-1 normal=2 widget=15\n");
+  json doc = load_result(r);
+  json t = region(doc, "pre_cxx::thrower");
+  EXPECT_EQ(calls(t), 4) << t.dump();
+  EXPECT_EQ(closed_by(t, "exception"), 3) << t.dump();
+  EXPECT_EQ(closed_by(t, "return"), 1) << t.dump();
+  json in = region(doc, "pre_cxx::catches_inside");
+  EXPECT_EQ(calls(in), 1) << in.dump();
+  EXPECT_EQ(closed_by(in, "return"), 1) << in.dump();
+  json re = region(doc, "pre_cxx::rethrows");
+  EXPECT_EQ(calls(re), 1) << re.dump();
+  EXPECT_EQ(closed_by(re, "exception"), 1) << re.dump();
+}
+
+// Records written before the crash survive it; the crash record carries the counts.
+TEST(PreloadSemantics, CrashInsideRegion) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_work", "pre_crash"}, {"pre_app", "crash", "3"});
+  EXPECT_EQ(r.exit_code(), 139) << r.diag();
+  EXPECT_EQ(r.out, "sum=1326\n");
+  json doc = load_result(r);
+  ASSERT_FALSE(doc.is_null());
+  EXPECT_EQ(doc["term_signal"], 11) << doc.dump(1);
+  EXPECT_TRUE(doc["exit_status"].is_null()) << doc.dump(1);
+  json w = region(doc, "pre_work");
+  EXPECT_EQ(calls(w), 3) << w.dump();
+  EXPECT_EQ(closed_by(w, "return"), 3) << w.dump();
+  json c = region(doc, "pre_crash");
+  EXPECT_EQ(calls(c), 1) << c.dump();
+  EXPECT_EQ(closed_by(c, "crash"), 1) << c.dump();
+  EXPECT_GT(counter(c, "task-clock"), 0) << c.dump();
+}
+
+TEST(PreloadSemantics, ExitInsideRegion) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_exit_inside"}, {"pre_app", "exit", "3"});
+  EXPECT_EQ(r.exit_code(), 3) << r.diag();
+  json doc = load_result(r);
+  EXPECT_EQ(doc["exit_status"], 3);
+  json reg = region(doc, "pre_exit_inside");
+  EXPECT_EQ(calls(reg), 1) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "process_exit"), 1) << reg.dump();
+}
+
+// pthread_exit unwinds the thread's stack through a hooked call: the return address is back
+// in place for glibc's unwinder, and the instance closes as thread_exit.
+TEST(PreloadSemantics, PthreadExitInsideRegion) {
+  Sandbox sb;
+  auto r = agent_run(sb, {"pre_thread_exit_inside"}, {"pre_app", "pthread_exit"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "joined\n");
+  json reg = region(load_result(r), "pre_thread_exit_inside");
+  EXPECT_EQ(calls(reg), 1) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "thread_exit"), 1) << reg.dump();
+}
+
+// 8 threads, k calls each: calls == 8k. Also with a 16-slot ring, where the agent must wait
+// for roofprof to drain it again and again: nothing is lost.
+TEST(PreloadSemantics, EightThreadsCallingKTimes) {
+  for (const char* ring : {"", "16"}) {
+    SCOPED_TRACE(std::string("ring slots: ") + (*ring ? ring : "default"));
+    constexpr int k = 2000;
+    Sandbox sb;
+    RunOptions ro;
+    if (*ring) ro.env["ROOFPROF_AGENT_RING"] = ring;
+    auto r = agent_run(sb, {"pre_work"}, {"pre_app", "threads", "8", std::to_string(k)}, {}, ro);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    EXPECT_EQ(r.out, "threads=8 calls=16000\n");
+    json doc = load_result(r);
+    json reg = region(doc, "pre_work");
+    EXPECT_EQ(calls(reg), 8 * k) << reg.dump();
+    EXPECT_EQ(closed_by(reg, "return"), 8 * k) << reg.dump();
+    EXPECT_EQ(threads(reg), 8) << reg.dump();
+    EXPECT_EQ(doc["complete"], true);
+    EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+  }
+}
+
+// A forked child inherits the agent: silent without --follow-fork, measured with it.
+TEST(PreloadSemantics, ForkedChild) {
+  for (bool follow : {false, true}) {
+    SCOPED_TRACE(follow ? "--follow-fork" : "no --follow-fork");
+    Sandbox sb;
+    std::vector<std::string> opts;
+    if (follow) opts.push_back("--follow-fork");
+    auto r = agent_run(sb, {"pre_work"}, {"pre_app", "fork", "5"}, opts);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    EXPECT_EQ(r.out, "sum=2210 child=0\n");
+    json reg = region(load_result(r), "pre_work");
+    EXPECT_EQ(calls(reg), follow ? 10 : 5) << reg.dump();
+    EXPECT_EQ(threads(reg), follow ? 2 : 1) << reg.dump();
+  }
+}
+
+}  // namespace
+}  // namespace it

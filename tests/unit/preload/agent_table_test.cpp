@@ -1,0 +1,50 @@
+#include "preload/agent_table.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roofprof::preload {
+namespace {
+
+TEST(AgentTable, ParsesEveryKindOfLine) {
+  AgentTable t = parse_table(
+      "M 1 /bin/app\n"
+      "M 0 /usr/lib/lib with space.so\n"
+      "R 0 2 _ZN3ns6Solver4stepEi\n"
+      "H 0 /bin/app\n"
+      "H 0 /usr/lib/lib with space.so\n"
+      "R 3 0 dgemm_\n"
+      "W too many hooked regions: x in y not hooked\n");
+  ASSERT_EQ(t.modules.size(), 2u);
+  EXPECT_EQ(t.modules[0].path, "/bin/app");
+  EXPECT_TRUE(t.modules[0].is_main);
+  EXPECT_EQ(t.modules[1].path, "/usr/lib/lib with space.so");
+  EXPECT_FALSE(t.modules[1].is_main);
+  ASSERT_EQ(t.regions.size(), 2u);
+  EXPECT_EQ(t.regions.at(0).spec, 2u);
+  EXPECT_EQ(t.regions.at(0).symbol, "_ZN3ns6Solver4stepEi");
+  EXPECT_EQ(t.regions.at(0).callers, (std::vector<std::string>{"/bin/app", "/usr/lib/lib with space.so"}));
+  EXPECT_EQ(t.regions.at(3).spec, 0u);
+  EXPECT_EQ(t.regions.at(3).symbol, "dgemm_");
+  EXPECT_TRUE(t.regions.at(3).callers.empty());
+  EXPECT_EQ(t.warnings, (std::vector<std::string>{"too many hooked regions: x in y not hooked"}));
+}
+
+TEST(AgentTable, PartialLastLineWaitsForTheRest) {
+  AgentTable t = parse_table("M 1 /bin/app\nR 0 0 dge");
+  EXPECT_EQ(t.modules.size(), 1u);
+  EXPECT_TRUE(t.regions.empty());
+  EXPECT_TRUE(t.warnings.empty());
+}
+
+TEST(AgentTable, MalformedLinesBecomeWarnings) {
+  AgentTable t = parse_table("R x 0 f\nH 9 /lib/a.so\nM 2 /x\nQ what\n");
+  EXPECT_TRUE(t.regions.empty());
+  EXPECT_TRUE(t.modules.empty());
+  ASSERT_EQ(t.warnings.size(), 4u);
+  EXPECT_EQ(t.warnings[0], "malformed agent table line: R x 0 f");
+  EXPECT_EQ(t.warnings[1], "malformed agent table line: H 9 /lib/a.so");  // region 9 never declared
+  EXPECT_EQ(t.warnings[3], "malformed agent table line: Q what");
+}
+
+}  // namespace
+}  // namespace roofprof::preload

@@ -1,0 +1,183 @@
+// The reader against files laid out the way the agent writes them (record_format.h).
+#include "preload/record_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace roofprof::preload {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A record file written in place, as the agent would: header, table, ring.
+class FakeAgentFile {
+ public:
+  FakeAgentFile(uint64_t capacity, uint32_t n_events) {
+    path_ = (fs::temp_directory_path() / ("roofprof-rf-" + std::to_string(::getpid()) + "-" +
+                                          std::to_string(counter()++) + RP_FILE_SUFFIX)).string();
+    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * sizeof(rp_record);
+    int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(::ftruncate(fd, off_t(bytes_)), 0);
+    map_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ::close(fd);
+    h_ = static_cast<rp_file_header*>(map_);
+    std::memcpy(h_->magic, RP_FILE_MAGIC, 8);
+    h_->version = RP_FILE_VERSION;
+    h_->record_bytes = sizeof(rp_record);
+    h_->table_offset = RP_HEADER_BYTES;
+    h_->table_bytes = RP_TABLE_BYTES;
+    h_->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
+    h_->capacity = capacity;
+    h_->pid = 4242;
+    h_->ppid = 1;
+    h_->scope = RP_SCOPE_THREAD;
+    h_->n_events = n_events;
+    h_->start_ns = 1000;
+  }
+  ~FakeAgentFile() {
+    ::munmap(map_, bytes_);
+    ::unlink(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+  rp_file_header& header() { return *h_; }
+  rp_record& slot(uint64_t pos) {
+    auto* ring = reinterpret_cast<rp_record*>(static_cast<char*>(map_) + h_->ring_offset);
+    return ring[pos % h_->capacity];
+  }
+  // Reserves the next position; publishes it unless `publish` is false (a torn record).
+  uint64_t put(uint8_t kind, uint32_t region, int tid, uint64_t sp, int64_t t, std::vector<uint64_t> counts,
+               bool publish = true) {
+    uint64_t pos = h_->head++;
+    rp_record& s = slot(pos);
+    uint64_t lap = pos & ~(h_->capacity - 1);
+    EXPECT_EQ(s.seq, lap) << "slot not free for position " << pos;
+    s.kind = kind;
+    s.reason = RP_REASON_RETURN;
+    s.flags = counts.empty() ? 0 : RP_REC_COUNTS;
+    s.region = region;
+    s.pid = h_->pid;
+    s.tid = tid;
+    s.sp = sp;
+    s.time_ns = t;
+    for (size_t i = 0; i < counts.size(); ++i) s.counts[i] = counts[i];
+    if (publish) s.seq = lap + 1;
+    return pos;
+  }
+  void append_table(const std::string& text) {
+    std::memcpy(static_cast<char*>(map_) + h_->table_offset + h_->table_len, text.data(), text.size());
+    h_->table_len += text.size();
+  }
+
+ private:
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  std::string path_;
+  size_t bytes_ = 0;
+  void* map_ = nullptr;
+  rp_file_header* h_ = nullptr;
+};
+
+std::vector<Record> drain_all(RecordFile& f, bool final = false) {
+  std::vector<Record> out;
+  f.drain([&](const Record& r) { out.push_back(r); }, final);
+  return out;
+}
+
+TEST(RecordFile, HeaderAndTable) {
+  FakeAgentFile fake(16, 2);
+  fake.append_table("M 1 /bin/app\n");
+  auto f = RecordFile::open(fake.path());
+  EXPECT_EQ(f->pid(), 4242);
+  EXPECT_EQ(f->ppid(), 1);
+  EXPECT_EQ(f->n_events(), 2u);
+  EXPECT_EQ(f->scope(), regions::Scope::Thread);
+  EXPECT_EQ(f->start_ns(), 1000);
+  EXPECT_EQ(f->table(), "M 1 /bin/app\n");
+  EXPECT_FALSE(f->exited());
+}
+
+TEST(RecordFile, DrainDeliversPublishedRecordsInOrderAndFreesSlots) {
+  FakeAgentFile fake(4, 2);
+  auto f = RecordFile::open(fake.path());
+  fake.put(RP_ENTER, 3, 11, 0x7000, 100, {5, 6});
+  fake.put(RP_STACK_AT, 0, 11, 0x7008, 250, {9, 6});
+  auto rs = drain_all(*f);
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0].kind, RecordKind::Enter);
+  EXPECT_EQ(rs[0].region, 3u);
+  EXPECT_EQ(rs[0].pid, 4242);
+  EXPECT_EQ(rs[0].tid, 11);
+  EXPECT_EQ(rs[0].sp, 0x7000u);
+  EXPECT_EQ(rs[0].time_ns, 100);
+  EXPECT_TRUE(rs[0].has_counts);
+  EXPECT_EQ(rs[0].counts[0], 5u);
+  EXPECT_EQ(rs[0].counts[1], 6u);
+  EXPECT_EQ(rs[1].kind, RecordKind::StackAt);
+  EXPECT_EQ(rs[1].reason, regions::CloseReason::Return);
+  // Consumed slots are free for the next lap: lap + capacity.
+  EXPECT_EQ(fake.slot(0).seq, 4u);
+  EXPECT_EQ(fake.slot(1).seq, 4u);
+  EXPECT_EQ(fake.header().tail, 2u);
+  EXPECT_TRUE(drain_all(*f).empty());
+}
+
+TEST(RecordFile, WrapsAroundTheRing) {
+  FakeAgentFile fake(4, 0);
+  auto f = RecordFile::open(fake.path());
+  int64_t t = 0;
+  for (int lap = 0; lap < 5; ++lap) {
+    for (int i = 0; i < 3; ++i) fake.put(RP_ENTER, uint32_t(i), 1, 0, ++t, {});
+    auto rs = drain_all(*f);
+    ASSERT_EQ(rs.size(), 3u) << "lap " << lap;
+    EXPECT_EQ(rs[2].time_ns, t);
+    EXPECT_FALSE(rs[2].has_counts);
+  }
+  EXPECT_EQ(fake.header().tail, 15u);
+}
+
+TEST(RecordFile, StopsAtAnUnpublishedRecordUntilFinal) {
+  FakeAgentFile fake(8, 0);
+  auto f = RecordFile::open(fake.path());
+  fake.put(RP_ENTER, 1, 1, 0x100, 1, {});
+  fake.put(RP_ENTER, 2, 2, 0x200, 2, {}, /*publish=*/false);  // a thread killed mid-write
+  fake.put(RP_STACK_AT, 0, 1, 0x108, 3, {});
+  EXPECT_EQ(drain_all(*f).size(), 1u);  // waits for record 1
+  EXPECT_EQ(f->torn(), 0u);
+  auto rest = drain_all(*f, /*final=*/true);
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].kind, RecordKind::StackAt);
+  EXPECT_EQ(f->torn(), 1u);
+}
+
+TEST(RecordFile, ReasonCodes) {
+  EXPECT_EQ(close_reason(RP_REASON_RETURN), regions::CloseReason::Return);
+  EXPECT_EQ(close_reason(RP_REASON_LONGJMP), regions::CloseReason::Longjmp);
+  EXPECT_EQ(close_reason(RP_REASON_EXCEPTION), regions::CloseReason::Exception);
+  EXPECT_EQ(close_reason(RP_REASON_UNWOUND), regions::CloseReason::Unwound);
+  EXPECT_EQ(close_reason(RP_REASON_THREAD_EXIT), regions::CloseReason::ThreadExit);
+  EXPECT_EQ(close_reason(RP_REASON_PROCESS_EXIT), regions::CloseReason::ProcessExit);
+  EXPECT_EQ(close_reason(RP_REASON_CRASH), regions::CloseReason::Crash);
+  EXPECT_EQ(close_reason(200), regions::CloseReason::Unwound);
+}
+
+TEST(RecordFile, RejectsOtherFiles) {
+  FakeAgentFile fake(16, 0);
+  fake.header().version = 99;
+  EXPECT_THROW(RecordFile::open(fake.path()), UserError);
+  EXPECT_THROW(RecordFile::open("/nonexistent/x.rfa"), UserError);
+  EXPECT_THROW(RecordFile::open("/etc/hostname"), UserError);
+}
+
+}  // namespace
+}  // namespace roofprof::preload

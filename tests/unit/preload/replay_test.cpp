@@ -1,0 +1,135 @@
+// Replaying agent records through regions::Tracker: the snapshot of each record is the count
+// the tracker sees.
+#include "preload/replay.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+namespace roofprof::preload {
+namespace {
+
+using regions::CloseReason;
+using regions::Instance;
+
+Record rec(RecordKind kind, int tid, uint64_t sp, int64_t t, std::vector<uint64_t> counts,
+           CloseReason why = CloseReason::Return) {
+  Record r;
+  r.kind = kind;
+  r.reason = why;
+  r.pid = 100;
+  r.tid = tid;
+  r.sp = sp;
+  r.time_ns = t;
+  r.has_counts = !counts.empty();
+  for (size_t i = 0; i < counts.size(); ++i) r.counts[i] = counts[i];
+  return r;
+}
+
+struct Fixture {
+  std::vector<Instance> out;
+  Replay replay;
+  explicit Fixture(regions::Scope scope) : replay(scope, 2, [this](Instance&& i) { out.push_back(std::move(i)); }) {}
+};
+
+TEST(Replay, EnterAndReturnGiveOneInstanceWithDeltas) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x1000, 100, {10, 1}), {4});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 350, {60, 3}), {});
+  ASSERT_EQ(f.out.size(), 1u);
+  const Instance& i = f.out[0];
+  EXPECT_EQ(i.region, 4u);
+  EXPECT_EQ(i.pid, 100);
+  EXPECT_EQ(i.tid, 7);
+  EXPECT_EQ(i.begin_ns, 100);
+  EXPECT_EQ(i.end_ns, 350);
+  EXPECT_EQ(i.counts, (std::vector<double>{50, 2}));
+  EXPECT_EQ(i.reason, CloseReason::Return);
+  EXPECT_EQ(f.replay.open_count(), 0u);
+}
+
+TEST(Replay, OneFunctionInSeveralRegions) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x1000, 100, {0, 0}), {1, 2});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 200, {5, 0}), {});
+  ASSERT_EQ(f.out.size(), 2u);
+  EXPECT_EQ(f.out[0].region + f.out[1].region, 3u);
+}
+
+TEST(Replay, UnknownRegionIsSkipped) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x1000, 100, {0, 0}), {});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 200, {5, 0}), {});
+  EXPECT_TRUE(f.out.empty());
+}
+
+TEST(Replay, LongjmpClosesEverythingBelowTheTarget) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x1000, 110, {1, 0}), {2});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1800, 150, {4, 0}, CloseReason::Longjmp), {});
+  ASSERT_EQ(f.out.size(), 1u);
+  EXPECT_EQ(f.out[0].region, 2u);
+  EXPECT_EQ(f.out[0].reason, CloseReason::Longjmp);
+  EXPECT_EQ(f.replay.open_count(), 1u);
+}
+
+TEST(Replay, ProcessExitRecordClosesEveryThread) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
+  f.replay.feed(rec(RecordKind::Enter, 8, 0x3000, 120, {2, 0}), {1});
+  f.replay.feed(rec(RecordKind::ProcessExit, 7, 0, 500, {30, 1}, CloseReason::ProcessExit), {});
+  ASSERT_EQ(f.out.size(), 2u);
+  for (const auto& i : f.out) {
+    EXPECT_EQ(i.reason, CloseReason::ProcessExit);
+    EXPECT_EQ(i.end_ns, 500);
+  }
+  EXPECT_EQ(f.out[0].counts[0] + f.out[1].counts[0], 30 + 28);
+}
+
+// scope=thread: a snapshot is the recording thread's; another thread's close has no counts.
+TEST(Replay, ThreadScopeSnapshotsBelongToOneThread) {
+  Fixture f(regions::Scope::Thread);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
+  f.replay.feed(rec(RecordKind::Enter, 8, 0x3000, 120, {2, 0}), {1});
+  f.replay.feed(rec(RecordKind::ProcessExit, 7, 0, 500, {30, 1}, CloseReason::ProcessExit), {});
+  ASSERT_EQ(f.out.size(), 2u);
+  for (const auto& i : f.out) {
+    if (i.tid == 7) {
+      EXPECT_EQ(i.counts, (std::vector<double>{30, 1}));
+    } else {
+      EXPECT_TRUE(std::isnan(i.counts[0]) && std::isnan(i.counts[1]));
+    }
+  }
+}
+
+TEST(Replay, EndOfProcessWithoutRecordHasUnknownCounts) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
+  f.replay.end_process(100, 900, CloseReason::Crash);
+  ASSERT_EQ(f.out.size(), 1u);
+  EXPECT_EQ(f.out[0].reason, CloseReason::Crash);
+  EXPECT_EQ(f.out[0].end_ns, 900);
+  EXPECT_TRUE(std::isnan(f.out[0].counts[0]));
+}
+
+TEST(Replay, ThreadExitClosesThatThreadOnly) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
+  f.replay.feed(rec(RecordKind::Enter, 8, 0x3000, 120, {0, 0}), {1});
+  f.replay.feed(rec(RecordKind::ThreadExit, 8, 0, 300, {9, 0}, CloseReason::ThreadExit), {});
+  ASSERT_EQ(f.out.size(), 1u);
+  EXPECT_EQ(f.out[0].tid, 8);
+  EXPECT_EQ(f.out[0].reason, CloseReason::ThreadExit);
+  EXPECT_EQ(f.replay.open_count(), 1u);
+}
+
+TEST(Replay, RecordWithoutCountsGivesUnknownDeltas) {
+  Fixture f(regions::Scope::Process);
+  f.replay.feed(rec(RecordKind::Enter, 7, 0x1000, 100, {}), {1});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 200, {5, 5}), {});
+  ASSERT_EQ(f.out.size(), 1u);
+  EXPECT_TRUE(std::isnan(f.out[0].counts[0]));
+}
+
+}  // namespace
+}  // namespace roofprof::preload
