@@ -176,7 +176,11 @@ std::vector<std::string> Collector::warnings() const {
     w.push_back("not hooked (no module calls them through the dynamic linker: static or hidden functions, or calls "
                 "inside one library), so their calls were not seen and their zero counts are not measurements: " +
                 unhooked);
-  for (auto& line : planner_.check_resolved(names_.modules(), true)) w.push_back(std::move(line));
+  try {  // the program has run: an unknown name is worth a line, not a lost result
+    planner_.check_resolved(names_.modules(), false);
+  } catch (const UserError& e) {
+    w.push_back(e.what());
+  }
   return w;
 }
 
