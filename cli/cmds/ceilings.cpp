@@ -22,6 +22,8 @@ struct CeilingsOptions {
   std::vector<int> threads;
   std::vector<std::string> isas;
   std::vector<std::string> levels;
+  double sample_ms = 0;
+  int samples = 0;
 };
 
 // One status line on a terminal, rewritten in place; nothing when stderr is not a terminal.
@@ -36,6 +38,8 @@ int run(const CeilingsOptions& o) {
   ceilings::MeasureOptions m;
   m.mode = o.full ? ceilings::Mode::full : ceilings::Mode::quick;
   m.thread_counts = o.threads;
+  m.sample_ms = o.sample_ms;
+  m.samples = o.samples;
   for (const auto& i : o.isas) {
     m.isas.push_back(ceilings::parse_isa(i));
     if (!ceilings::supports(m.isas.back()))
@@ -54,7 +58,8 @@ int run(const CeilingsOptions& o) {
   }
 
   ceilings::Ceilings c;
-  if (!o.only.empty() || !o.threads.empty() || !o.isas.empty() || !o.levels.empty()) {
+  if (!o.only.empty() || !o.threads.empty() || !o.isas.empty() || !o.levels.empty() ||
+      o.sample_ms > 0 || o.samples > 0) {
     // A partial measurement answers this command only; the cache keeps complete ones.
     c = ceilings::measure(m);
     progress_done();
@@ -105,6 +110,12 @@ Runner setup_ceilings(CLI::App& sub) {
   sub.add_option("--levels", o->levels, "bandwidth and latency levels to measure (L1, L2, L3, DRAM)")
       ->delimiter(',')
       ->type_name("LIST");
+  sub.add_option("--sample-ms", o->sample_ms, "length of one sample (default 20, --full 50)")
+      ->check(CLI::Range(0.1, 60000.0))
+      ->type_name("MS");
+  sub.add_option("--samples", o->samples, "samples per ceiling after the warm-up (default 5, --full 9)")
+      ->check(CLI::Range(1, 1000))
+      ->type_name("N");
   return [o] { return run(*o); };
 }
 
