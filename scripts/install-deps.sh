@@ -11,6 +11,7 @@ PACKAGES=(
   valgrind
   libopenblas-dev libfftw3-dev
   python3
+  chromium chromium-driver
 )
 
 missing=()
