@@ -1,5 +1,7 @@
 #include "cli/assemble.hpp"
 
+#include "counters/run_backend.hpp"
+
 #include <set>
 #include <tuple>
 
@@ -7,7 +9,8 @@ namespace roofprof::cli {
 
 std::vector<result::Region> assemble_regions(const probes::Planner& planner, const regions::Aggregator& agg,
                                              const std::vector<counters::EventInfo>& events,
-                                             const std::string& counter_source) {
+                                             const std::string& counter_source,
+                                             const counters::EventSet* hardware) {
   std::vector<result::Region> out;
   const auto& infos = planner.regions();
   for (size_t id = 0; id < infos.size(); ++id) {
@@ -40,6 +43,20 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       for (const auto& e : events) r.counters[e.name] = 0.0;  // never entered: nothing counted
     }
     if (!events.empty()) r.sources["counters"] = counter_source;
+    if (hardware && it != agg.regions().end()) {
+      std::map<std::string, double> totals;
+      for (size_t e = 0; e < events.size() && e < it->second.counter_totals.size(); ++e)
+        totals[events[e].name] = it->second.counter_totals[e];
+      auto d = counters::derive(*hardware, totals);
+      r.flops = d.flops;
+      if (d.flops) {
+        r.flops_by_class = d.flops_by_class;
+        r.sources["flops"] = r.counters_multiplexed ? "perf (scaled)" : "perf";
+      }
+      r.bytes["DRAM"] = result::Bytes{d.read_bytes, d.write_bytes};
+      if (d.read_bytes || d.write_bytes)
+        r.sources["bytes.DRAM"] = d.bytes_approximate ? "perf (per-core approximation)" : "perf";
+    }
     out.push_back(std::move(r));
   }
   return out;

@@ -4,14 +4,17 @@
 #include <vector>
 
 #include "counters/backend.hpp"
+#include "counters/event_set.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::cli {
 
+// `hardware`: the event set whose formulas give W and Q from the counters (perf backend), or null.
 std::vector<result::Region> assemble_regions(const probes::Planner& planner, const regions::Aggregator& agg,
                                              const std::vector<counters::EventInfo>& events,
-                                             const std::string& counter_source);
+                                             const std::string& counter_source,
+                                             const counters::EventSet* hardware = nullptr);
 
 }  // namespace roofprof::cli

@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
+#include "counters/run_backend.hpp"
 #include "emul/emul.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
@@ -51,16 +52,6 @@ std::vector<std::string> cmdline_of(int pid) {
   return out;
 }
 
-// The native run's counters: software events (task-clock, page-faults, ...) for every backend
-// where perf_event works at all; none where even those cannot be opened.
-std::unique_ptr<counters::Backend> make_native_backend(const RunOptions& o, const counters::Capabilities& caps) {
-  if (!caps.software_counters) {
-    if (!o.events.empty()) throw UserError("--events: " + caps.software_problem);
-    return counters::make_null_backend();
-  }
-  return counters::make_perf_software_backend(o.events);
-}
-
 int run(const RunOptions& o) {
   std::vector<regions::RegionSpec> specs;
   for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
@@ -80,7 +71,8 @@ int run(const RunOptions& o) {
                                      "attaching to a running process: time and software counters only", {}};
   }
   bool emulate = choice.kind == counters::BackendKind::emul;
-  auto backend = make_native_backend(o, caps);
+  auto counting = counters::make_run_counting(choice.kind, caps, o.events);
+  auto& backend = counting.backend;
   std::string backend_name = backend->name();
   probes::Planner planner(specs);
   regions::Aggregator agg;
@@ -131,7 +123,8 @@ int run(const RunOptions& o) {
   res.exit_status = last.exit_status;
   res.term_signal = last.term_signal;
   res.complete = last.complete;
-  res.regions = assemble_regions(planner, agg, backend->events(), backend_name);
+  res.regions = assemble_regions(planner, agg, backend->events(), backend_name, counting.event_set);
+  std::string emulation_error;
   if (emulate && last.complete) {
     // Second run of the two-run method: exact W and Q under emulation.
     emul::Options eo;
@@ -141,9 +134,15 @@ int run(const RunOptions& o) {
     eo.progress = isatty(2) && !o.quiet;
     eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
     if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
-    auto emulated = emul::run(o.command, emulation_probes(planner), eo);
-    for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
-    groups.add_emulated(emulated);
+    try {
+      auto emulated = emul::run(o.command, emulation_probes(planner), eo);
+      for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+      groups.add_emulated(emulated);
+    } catch (const UserError& e) {
+      // Keep what the native run measured, then fail as bad input does.
+      emulation_error = e.what();
+      res.warnings.push_back(std::string("emulated run failed: ") + e.what());
+    }
   }
   groups.fill(res.regions, res.events);
   result::write_atomic(res, o.output);
@@ -151,6 +150,7 @@ int run(const RunOptions& o) {
     report::print_summary(res, stderr);
     std::fprintf(stderr, "roofprof: results in %s\n", o.output.c_str());
   }
+  if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + o.output + ")");
   if (last.term_signal) {
     std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
     return 128 + *last.term_signal;

@@ -1,0 +1,66 @@
+// Which backend `roofprof run` measures with, and the emulation backend through the CLI.
+#include <algorithm>
+
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+// Whether `roofprof doctor` finds usable FP counters on this machine.
+bool machine_has_fp_counters(Sandbox& sb) {
+  auto d = sb.roofprof({"doctor"});
+  return d.out.find("ok   FP counters") != std::string::npos;
+}
+
+TEST(Backend, AutoSaysWhichBackendItPicked) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--region", "daxpy", "--", fixture("emul_kernels_O2"), "counts"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json res = load_result(r);
+  std::string backend = res["backend"];
+  EXPECT_NE(r.err.find("roofprof: backend " + backend + ": "), std::string::npos) << r.diag();
+  // Without FP counters (like the development VM), emulation gives W.
+  EXPECT_EQ(backend, machine_has_fp_counters(sb) ? "perf" : "emul") << r.diag();
+}
+
+TEST(Backend, PerfWithoutAPmuIsBadInput) {
+  Sandbox sb;
+  if (machine_has_fp_counters(sb)) GTEST_SKIP() << "this machine has usable FP counters";
+  auto r = sb.roofprof({"run", "--backend", "perf", "--region", "daxpy", "--", fixture("emul_kernels_O2"), "counts"});
+  EXPECT_EQ(r.exit_code(), 2) << r.diag();
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line expected\n" << r.diag();
+}
+
+TEST(Backend, EmulatedWorkIsExactThroughTheCli) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "emul", "--no-cache-sim", "--region", "daxpy", "--region", "dgemm", "--",
+                        fixture("emul_kernels_O3_avx2_fma"), "counts"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json res = load_result(r);
+  json daxpy = region(res, "daxpy");
+  EXPECT_EQ(calls(daxpy), 2);
+  EXPECT_DOUBLE_EQ(daxpy["flops"].get<double>(), 2.0 * (1000 + 1003)) << daxpy.dump();
+  EXPECT_EQ(daxpy["sources"]["flops"], "emul");
+  EXPECT_DOUBLE_EQ(daxpy["bytes"]["L1"]["write"].get<double>(), 8.0 * (1000 + 1003)) << daxpy.dump();
+  json dgemm = region(res, "dgemm");
+  EXPECT_DOUBLE_EQ(dgemm["flops"].get<double>(), 2.0 * 24 * 24 * 24) << dgemm.dump();
+  EXPECT_TRUE(dgemm["bytes"]["DRAM"]["read"].is_null()) << "no cache simulation: DRAM unknown, not 0";
+  // Time still comes from the native run.
+  EXPECT_GT(daxpy["time_s"].get<double>(), 0.0);
+  EXPECT_EQ(daxpy["sources"]["time"], "clock");
+}
+
+TEST(Backend, Avx512UnderEmulationFailsClearlyAndKeepsTheNativeRun) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "emul", "-q", "--region", "main", "-o", "out.json", "--",
+                        fixture("emul_avx512")});
+  EXPECT_EQ(r.exit_code(), 2) << r.diag();
+  EXPECT_NE(r.err.find("AVX-512"), std::string::npos) << r.diag();
+  json res = json::parse(read_text(sb.path("out.json")));
+  json reg = region(res, "main");
+  EXPECT_EQ(calls(reg), 1);
+  EXPECT_TRUE(reg["flops"].is_null());
+}
+
+}  // namespace
+}  // namespace it

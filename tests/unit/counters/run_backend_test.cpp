@@ -1,0 +1,53 @@
+#include "counters/run_backend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "counters/event_catalog.hpp"
+
+namespace roofprof::counters {
+namespace {
+
+const EventSet& set_named(const std::string& model) {
+  for (const EventSet& s : event_catalog())
+    if (s.model == model) return s;
+  throw std::runtime_error("no event set " + model);
+}
+
+TEST(Derive, SkylakeServerFlopsAreWeightedByLanesPerClass) {
+  // FP_ARITH_INST_RETIRED semantics: 1/2/4/8 per double instruction, 1/4/8/16 per single.
+  std::map<std::string, double> totals{{"dp_scalar", 10}, {"dp_128", 0}, {"dp_256", 100}, {"dp_512", 3},
+                                       {"sp_scalar", 0},  {"sp_128", 5}, {"sp_256", 0},   {"sp_512", 1}};
+  auto d = derive(set_named("skx"), totals);
+  ASSERT_TRUE(d.flops);
+  EXPECT_DOUBLE_EQ(*d.flops, 10 + 4 * 100 + 8 * 3 + 4 * 5 + 16 * 1);
+  EXPECT_DOUBLE_EQ(d.flops_by_class.at("dp_256"), 400);
+  EXPECT_DOUBLE_EQ(d.flops_by_class.at("sp_512"), 16);
+}
+
+TEST(Derive, ThreadScopeMemoryTrafficIsTheLabelledApproximation) {
+  std::map<std::string, double> totals{{"dp_scalar", 1}, {"dp_128", 0}, {"dp_256", 0}, {"dp_512", 0},
+                                       {"sp_scalar", 0}, {"sp_128", 0}, {"sp_256", 0}, {"sp_512", 0},
+                                       {"l2_lines_in", 100}, {"l2_lines_out", 10}};
+  auto d = derive(set_named("skx"), totals);
+  ASSERT_TRUE(d.read_bytes);
+  EXPECT_DOUBLE_EQ(*d.read_bytes, 6400);
+  EXPECT_DOUBLE_EQ(*d.write_bytes, 640);
+  EXPECT_TRUE(d.bytes_approximate);
+}
+
+TEST(Derive, NotCountedOrMissingEventsGiveUnknownNotZero) {
+  std::map<std::string, double> totals{{"dp_scalar", std::nan("")}};
+  auto d = derive(set_named("skx"), totals);
+  EXPECT_FALSE(d.flops);
+  EXPECT_FALSE(d.read_bytes);
+}
+
+TEST(Derive, HaswellHasNoFlops) {
+  auto d = derive(set_named("hsw"), {});
+  EXPECT_FALSE(d.flops);
+}
+
+}  // namespace
+}  // namespace roofprof::counters
