@@ -124,6 +124,20 @@ std::vector<const T*> by_time(const std::vector<T>& items) {
   return out;
 }
 
+// Groups in the order of their parameters (sizes ascending), as a series reads.
+std::vector<const result::Group*> by_size(const std::vector<result::Group>& groups) {
+  std::vector<const result::Group*> out;
+  for (const auto& g : groups) out.push_back(&g);
+  std::stable_sort(out.begin(), out.end(), [](const result::Group* a, const result::Group* b) {
+    std::vector<double> va, vb;
+    for (const auto& [k, v] : a->params) va.push_back(v);
+    for (const auto& [k, v] : b->params) vb.push_back(v);
+    if (va != vb) return va < vb;
+    return a->key < b->key;
+  });
+  return out;
+}
+
 struct Context {
   const ModelOptions& options;
   const Roofs* roofs;
@@ -137,7 +151,7 @@ void add_rows(Model& model, const result::Run& run, int input, const Merged* mer
     region_row.input = input;
     region_row.subject = Subject{r, nullptr};
     std::vector<Row> groups;
-    for (const auto* g : by_time(r->groups)) {
+    for (const auto* g : by_size(r->groups)) {
       Row row;
       row.input = input;
       row.subject = Subject{r, g};

@@ -1,7 +1,7 @@
 #pragma once
 // Everything a report shows, computed once and rendered by the table, the plots and the
 // exports: one row per region (sorted by total time) followed by one row per group of its
-// calls (sorted by time), with the roofs when ceilings were found.
+// calls (sorted by their parameters, as a series), with the roofs when ceilings were found.
 #include <optional>
 #include <string>
 #include <vector>
