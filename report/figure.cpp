@@ -17,6 +17,13 @@ constexpr const char* kLevels[] = {"L1", "L2", "L3", "DRAM"};
 
 double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v) + 1e-9)); }
 double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v) - 1e-9)); }
+// The smallest of 1, 2, 5 times a power of ten that is >= v.
+double nice_above(double v) {
+  double d = decade_below(v);
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * d >= v * (1 - 1e-9)) return m * d;
+  return 10 * d;
+}
 
 std::string subject_name(const Row& row) {
   return row.subject.region->name + (row.subject.group ? " " + row.subject.group->key : "");
@@ -141,9 +148,9 @@ struct Builder {
     if (m.view.hierarchical) return;
     for (int s = 0; s < int(f.series.size()); ++s) {
       Link link{{}, s, false};
+      // In the order of the rows: groups by size.
       for (const auto& mk : f.markers)
         if (mk.series == s && !mk.label.empty()) link.points.emplace_back(mk.x, mk.y);
-      std::sort(link.points.begin(), link.points.end());
       if (link.points.size() > 1) f.links.push_back(std::move(link));
     }
   }
@@ -185,7 +192,7 @@ struct Builder {
     f.x_min = decade_below(*std::min_element(xs.begin(), xs.end()) / 2);
     f.x_max = decade_above(*std::max_element(xs.begin(), xs.end()) * 2);
     for (int i = 0; f.x_max / f.x_min < 999; ++i) (i % 2 ? f.x_max *= 10 : f.x_min /= 10);
-    f.y_max = decade_above(*std::max_element(ys.begin(), ys.end()) * 1.25);
+    f.y_max = nice_above(*std::max_element(ys.begin(), ys.end()) * 1.25);
     f.y_min = std::min(decade_below(*std::min_element(ys.begin(), ys.end()) / 1.5),
                        f.y_max / 1000);
     // Bandwidth roofs should enter through the bottom or the left edge of the plot.
@@ -237,7 +244,9 @@ struct Builder {
                                     (m.view.rw == Rw::both ? "" : std::string(", ") + name(m.view.rw))
                               : traffic_label(m.view);
     f.title = "Roofline: " + traffic;
-    if (m.roofs) f.title += fmt::format(", {}, {} threads", m.roofs->precision, m.roofs->threads);
+    if (m.roofs)
+      f.title += fmt::format(", {}, {} thread{}", m.roofs->precision, m.roofs->threads,
+                             m.roofs->threads == 1 ? "" : "s");
     f.x_label = "operational intensity I = W/Q [flop/B" +
                 (m.view.rw == Rw::both ? std::string("") : std::string(" ") + name(m.view.rw)) + "]";
     f.y_label = "performance P [" + unit + "]";

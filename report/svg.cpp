@@ -81,25 +81,25 @@ struct Writer {
     out += fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
                        num(fr.left), num(fr.top), num(fr.right - fr.left),
                        num(fr.bottom - fr.top));
-    for (int e = int(std::lround(fr.lx0)); e <= int(std::lround(fr.lx1)); ++e) {
+    for (int e = int(std::ceil(fr.lx0 - 1e-9)); e <= int(std::floor(fr.lx1 + 1e-9)); ++e) {
       double x = fr.px(std::pow(10.0, e));
       out += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>"
                          "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
                          num(x), num(fr.top), num(fr.bottom), num(fr.bottom + 16),
                          decade_label(e));
-      for (int k = 2; k < 10 && e < int(std::lround(fr.lx1)); ++k) {
+      for (int k = 2; k < 10 && std::log10(k) + e < fr.lx1 + 1e-9; ++k) {
         double xm = fr.px(k * std::pow(10.0, e));
         out += fmt::format("<line class=\"tick\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>",
                            num(xm), num(fr.bottom), num(fr.bottom - 4));
       }
     }
-    for (int e = int(std::lround(fr.ly0)); e <= int(std::lround(fr.ly1)); ++e) {
+    for (int e = int(std::ceil(fr.ly0 - 1e-9)); e <= int(std::floor(fr.ly1 + 1e-9)); ++e) {
       double y = fr.py(std::pow(10.0, e));
       out += fmt::format("<line class=\"grid\" x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\"/>"
                          "<text x=\"{3}\" y=\"{4}\" text-anchor=\"end\">{5}</text>\n",
                          num(y), num(fr.left), num(fr.right), num(fr.left - 6), num(y + 4),
                          decade_label(e));
-      for (int k = 2; k < 10 && e < int(std::lround(fr.ly1)); ++k) {
+      for (int k = 2; k < 10 && std::log10(k) + e < fr.ly1 + 1e-9; ++k) {
         double ym = fr.py(k * std::pow(10.0, e));
         out += fmt::format("<line class=\"tick\" x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\"/>",
                            num(ym), num(fr.left), num(fr.left + 4));

@@ -122,7 +122,7 @@ std::string axes_and_rows(const Figure& f, const Canvas& c, int w, int h) {
   // Y labels at the rows of each decade.
   std::vector<std::string> ylabel(static_cast<size_t>(h));
   size_t gutter = 0;
-  for (int e = int(std::lround(std::log10(f.y_min))); e <= int(std::lround(std::log10(f.y_max)));
+  for (int e = int(std::ceil(std::log10(f.y_min) - 1e-9)); e <= int(std::floor(std::log10(f.y_max) + 1e-9));
        ++e) {
     int r = std::min(h - 1, c.row_of(std::pow(10.0, e)));
     ylabel[size_t(r)] = decade_label(e);
@@ -138,7 +138,7 @@ std::string axes_and_rows(const Figure& f, const Canvas& c, int w, int h) {
   // X axis: ticks and labels at each decade.
   std::vector<std::string> axis_glyphs(static_cast<size_t>(w), "─");
   std::string labels(static_cast<size_t>(w) + 8, ' ');
-  for (int e = int(std::lround(std::log10(f.x_min))); e <= int(std::lround(std::log10(f.x_max)));
+  for (int e = int(std::ceil(std::log10(f.x_min) - 1e-9)); e <= int(std::floor(std::log10(f.x_max) + 1e-9));
        ++e) {
     int col = std::min(w - 1, c.col_of(std::pow(10.0, e)));
     axis_glyphs[size_t(col)] = "┬";
