@@ -7,11 +7,24 @@
  * has cap_user_rdpmc=0); see docs/preload.md. */
 #include <linux/perf_event.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "preload/agent/agent.h"
+
+#define RP_FD_FLOOR 900
+
+/* Moves a descriptor to a number the program is unlikely to reuse: a program that closes
+ * every descriptor and opens files again would otherwise get ours, and the next counter read
+ * would consume its data. Keeps `fd` when the move is not possible. */
+static long out_of_the_way(long fd) {
+  long high = rp_syscall6(SYS_fcntl, fd, F_DUPFD_CLOEXEC, RP_FD_FLOOR, 0, 0, 0);
+  if (high < 0) return fd;
+  rp_syscall6(SYS_close, fd, 0, 0, 0, 0, 0);
+  return high;
+}
 
 static int open_group(int inherit) {
   int lead = -1;
@@ -31,6 +44,7 @@ static int open_group(int inherit) {
      * (seen on Linux 6.18 with task-clock leading page-faults). */
     a.disabled = i == 0;
     long fd = rp_syscall6(SYS_perf_event_open, (long)&a, 0, -1, lead, PERF_FLAG_FD_CLOEXEC, 0);
+    if (fd >= 0) fd = out_of_the_way(fd);
     if (fd < 0) {
       for (int j = 0; j < i; ++j) rp_syscall6(SYS_close, fds[j], 0, 0, 0, 0, 0);
       return (int)fd;

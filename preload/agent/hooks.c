@@ -260,10 +260,8 @@ static void scan_module(const struct module *m, int is_main, int hook) {
   if (s) s->done = complete;
 }
 
-void rp_hooks_scan(void) {
+static void scan_locked(void) {
   static struct module mods[MAX_SCAN + 1]; /* + the count; only used under rp.lock */
-  int saved_errno = errno;
-  pthread_mutex_lock(&rp.lock);
   int *n = (int *)(mods + MAX_SCAN);
   *n = 0;
   dl_iterate_phdr(collect, mods); /* no lookups inside the callback: it holds the loader's lock */
@@ -277,7 +275,19 @@ void rp_hooks_scan(void) {
   for (int i = 0; i < rp.n_modules; ++i)
     if (rp.modules[i].present) rp.modules[kept++] = rp.modules[i];
   rp.n_modules = kept;
-  pthread_mutex_unlock(&rp.lock);
+}
+
+/* Never waits for another scan: a dlopen from a library constructor holds the loader's lock,
+ * which the scanning thread may need. The request is left to the thread that scans, which
+ * looks again before it lets go. */
+void rp_hooks_scan(void) {
+  static int requested;
+  int saved_errno = errno;
+  __atomic_store_n(&requested, 1, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&requested, __ATOMIC_SEQ_CST) && pthread_mutex_trylock(&rp.lock) == 0) {
+    while (__atomic_exchange_n(&requested, 0, __ATOMIC_SEQ_CST)) scan_locked();
+    pthread_mutex_unlock(&rp.lock);
+  }
   dlerror(); /* lookups that failed here are not the program's errors */
   errno = saved_errno;
 }
