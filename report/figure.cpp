@@ -146,12 +146,13 @@ struct Builder {
   // Series over sizes: the markers of one series with a label, by intensity.
   void add_series_links() {
     if (m.view.hierarchical) return;
-    for (int s = 0; s < int(f.series.size()); ++s) {
-      Link link{{}, s, false};
-      // In the order of the rows: groups by size.
-      for (const auto& mk : f.markers)
-        if (mk.series == s && !mk.label.empty()) link.points.emplace_back(mk.x, mk.y);
-      if (link.points.size() > 1) f.links.push_back(std::move(link));
+    // In the order of the rows: groups by size.
+    std::vector<Link> links(f.series.size());
+    for (const auto& mk : f.markers)
+      if (!mk.label.empty()) links[size_t(mk.series)].points.emplace_back(mk.x, mk.y);
+    for (size_t s = 0; s < links.size(); ++s) {
+      links[s].series = int(s);
+      if (links[s].points.size() > 1) f.links.push_back(std::move(links[s]));
     }
   }
 

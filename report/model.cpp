@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "common/error.hpp"
 #include "report/run_facts.hpp"
@@ -89,24 +90,30 @@ void expected_for_region(Row& row, const std::vector<Row>& groups,
   row.expected_from = groups.front().expected_from;
 }
 
-// q1 and q3 of I over the files that have the subject (2 or more).
-void intensity_spread(Row& row, const Merged& merged, const View& view) {
-  if (merged.inputs.size() < 2) return;
-  std::vector<double> values;
+// I of every region and group in each merged file, by kind + subject key (built once).
+using IntensityIndex = std::unordered_map<std::string, std::vector<double>>;
+
+IntensityIndex index_intensities(const Merged& merged, const View& view) {
+  IntensityIndex out;
+  if (merged.inputs.size() < 2) return out;
+  auto add = [&](const std::string& key, const Subject& s) {
+    auto q = traffic(s.bytes(), view.level, view.rw);
+    if (s.flops() && q && *q > 0) out[key].push_back(*s.flops() / *q);
+  };
   for (const auto* in : merged.inputs)
     for (const auto& r : in->run.regions) {
-      if (r.name != row.subject.region->name || r.kind != row.subject.region->kind) continue;
-      Subject s{&r, nullptr};
-      if (row.subject.group) {
-        auto g = std::find_if(r.groups.begin(), r.groups.end(),
-                              [&](const auto& x) { return x.key == row.subject.group->key; });
-        if (g == r.groups.end()) continue;
-        s.group = &*g;
-      }
-      auto q = traffic(s.bytes(), view.level, view.rw);
-      if (s.flops() && q && *q > 0) values.push_back(*s.flops() / *q);
+      add(r.kind + '\x1f' + subject_key(r.name), Subject{&r, nullptr});
+      for (const auto& g : r.groups) add(r.kind + '\x1f' + subject_key(r.name, g.key), Subject{&r, &g});
     }
-  if (values.size() < 2) return;
+  return out;
+}
+
+// q1 and q3 of I over the files that have the subject (2 or more).
+void intensity_spread(Row& row, const IntensityIndex& index) {
+  auto it = index.find(row.subject.region->kind + '\x1f' +
+                       subject_key(row.subject.region->name, row.subject.group_key()));
+  if (it == index.end() || it->second.size() < 2) return;
+  std::vector<double> values = it->second;
   auto st = result::five_numbers(values);
   row.x_lo = st->q1;
   row.x_hi = st->q3;
@@ -146,6 +153,8 @@ struct Context {
 
 void add_rows(Model& model, const result::Run& run, int input, const Merged* merged,
               const Context& ctx) {
+  const IntensityIndex intensities =
+      merged ? index_intensities(*merged, ctx.options.view) : IntensityIndex{};
   for (const auto* r : by_time(run.regions)) {
     Row region_row;
     region_row.input = input;
@@ -158,7 +167,7 @@ void add_rows(Model& model, const result::Run& run, int input, const Merged* mer
       row.m = measure(row.subject, ctx.options.view, ctx.roofs, ctx.ghz);
       expected_for_group(row, ctx.options.work);
       if (merged) {
-        intensity_spread(row, *merged, ctx.options.view);
+        intensity_spread(row, intensities);
         row.approximate_stats = merged->approximate_stats.count(subject_key(r->name, g->key)) > 0;
       }
       groups.push_back(std::move(row));
@@ -166,7 +175,7 @@ void add_rows(Model& model, const result::Run& run, int input, const Merged* mer
     region_row.m = measure(region_row.subject, ctx.options.view, ctx.roofs, ctx.ghz);
     expected_for_region(region_row, groups, ctx.options.work, model.notes);
     if (merged) {
-      intensity_spread(region_row, *merged, ctx.options.view);
+      intensity_spread(region_row, intensities);
       region_row.approximate_stats = merged->approximate_stats.count(subject_key(r->name)) > 0;
     }
     if (!region_row.expected_from.empty() && region_row.expected_from != "result" && input == 0)

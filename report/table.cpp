@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 #include "report/format.hpp"
 #include "report/run_facts.hpp"
 #include "report/text_table.hpp"
@@ -157,17 +159,13 @@ std::string ratio(const std::optional<double>& b, const std::optional<double>& a
 // Rows of every input with the same region (name, kind) and group key, in first-seen order.
 std::vector<std::vector<const Row*>> matched_rows(const Model& m) {
   std::vector<std::vector<const Row*>> out;
-  std::vector<std::string> keys;
+  std::unordered_map<std::string, size_t> index;
   for (const auto& row : m.rows) {
     std::string key = row.subject.region->kind + '\x1f' + row.subject.region->name + '\x1f' +
                       (row.subject.group ? "g" + row.subject.group->key : "");
-    size_t i = 0;
-    while (i < keys.size() && keys[i] != key) ++i;
-    if (i == keys.size()) {
-      keys.push_back(key);
-      out.emplace_back(m.inputs.size(), nullptr);
-    }
-    out[i][size_t(row.input)] = &row;
+    auto [it, fresh] = index.try_emplace(key, out.size());
+    if (fresh) out.emplace_back(m.inputs.size(), nullptr);
+    out[it->second][size_t(row.input)] = &row;
   }
   return out;
 }

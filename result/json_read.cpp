@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "result/json_node.hpp"
+#include "result/json_read.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::result {
@@ -76,6 +77,14 @@ Group read_group(const JsonNode& n) {
   return g;
 }
 
+}  // namespace
+
+Group read_group_json(const nlohmann::json& j, const std::string& path) {
+  return read_group(JsonNode(j, path));
+}
+
+namespace {
+
 Region read_region(const JsonNode& n) {
   Region r;
   r.name = n.member("name").string();
@@ -130,7 +139,13 @@ int read_schema(const JsonNode& doc) {
 
 }  // namespace
 
-Run from_json(const nlohmann::json& j) {
+Region read_region_json(const nlohmann::json& j, const std::string& path) {
+  return read_region(JsonNode(j, path));
+}
+
+Run from_json(const nlohmann::json& j) { return read_document(j, std::nullopt); }
+
+Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> regions_read) {
   JsonNode doc(j, "");
   Run run;
   run.schema = read_schema(doc);
@@ -150,8 +165,13 @@ Run from_json(const nlohmann::json& j) {
   run.host = read_host(doc.member("host"));
   run.events = strings(doc.member("events"));
   JsonNode regions = doc.member("regions");
-  for (size_t i = 0; i < regions.size(); ++i)
-    run.regions.push_back(read_region(regions.element(i)));
+  if (regions_read) {
+    regions.size();  // still an array
+    run.regions = std::move(*regions_read);
+  } else {
+    for (size_t i = 0; i < regions.size(); ++i)
+      run.regions.push_back(read_region(regions.element(i)));
+  }
   run.warnings = strings(doc.member("warnings"));
   return run;
 }

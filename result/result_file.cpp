@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "result/atomic_file.hpp"
 #include "result/json_write.hpp"
+#include "result/json_read.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::result {
@@ -19,18 +20,14 @@ Run read_file(const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw UserError("result file '" + path +
                     "' is empty (was roofprof killed while writing it?); re-run the measurement");
-  nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text);
+    return parse_result_text(text);
   } catch (const nlohmann::json::parse_error& e) {
     const bool truncated = e.byte >= text.size();
     throw UserError("result file '" + path + "' is not valid JSON" +
                     (truncated ? " (it ends too early: truncated?)"
                                : " (error at byte " + std::to_string(e.byte) + ")") +
                     "; re-run the measurement or check that it is a roofprof result");
-  }
-  try {
-    return from_json(doc);
   } catch (const UserError& e) {
     throw UserError("result file '" + path + "': " + e.what());
   }

@@ -83,18 +83,20 @@ int run(const ReportOptions& o) {
     merged = report::merge(inputs);
     model = report::build_model(merged, options);
   }
-  report::Figure figure = report::build_figure(model);
+  const bool plot = !o.no_plot || !o.svg.empty() || !o.html.empty();
+  const report::Figure figure = plot ? report::build_figure(model) : report::Figure{};
 
+  // Each output is rendered only when asked for.
   bool stdout_taken = false;
-  auto out = [&](const std::string& path, const std::string& text, const char* what) {
+  auto out = [&](const std::string& path, const char* what, auto render) {
     if (path.empty()) return;
     stdout_taken = stdout_taken || path == "-";
-    report::write_output(path, text, what);
+    report::write_output(path, render(), what);
   };
-  out(o.svg, report::render_svg(figure), "SVG file");
-  out(o.html, report::render_html(model, figure), "HTML file");
-  out(o.csv, report::render_csv(model), "CSV file");
-  out(o.json, report::report_json(model).dump(2) + "\n", "JSON file");
+  out(o.svg, "SVG file", [&] { return report::render_svg(figure); });
+  out(o.html, "HTML file", [&] { return report::render_html(model, figure); });
+  out(o.csv, "CSV file", [&] { return report::render_csv(model); });
+  out(o.json, "JSON file", [&] { return report::report_json(model).dump(2) + "\n"; });
   if (stdout_taken) return 0;
 
   std::string text = o.compare ? report::render_compare_table(model) : report::render_table(model);

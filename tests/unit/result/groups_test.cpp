@@ -2,7 +2,10 @@
 // helpers behind both.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
 
 #include "common/error.hpp"
 #include "result/group_table.hpp"
@@ -63,6 +66,60 @@ TEST(ResultGroups, MalformedGroupNamesTheMember) {
   j = to_json(run);
   j["regions"][0]["groups"] = json::object();
   EXPECT_THROW(from_json(j), UserError);
+}
+
+// read_file converts each region and group as the parser completes it (json_stream.cpp).
+std::string write_temp(const std::string& text) {
+  char name[] = "/tmp/roofprof-groups-XXXXXX";
+  int fd = mkstemp(name);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(write(fd, text.data(), text.size()), ssize_t(text.size()));
+  close(fd);
+  return name;
+}
+
+std::string read_error(const std::string& text) {
+  std::string path = write_temp(text);
+  try {
+    read_file(path);
+  } catch (const UserError& e) {
+    unlink(path.c_str());
+    return e.what();
+  }
+  unlink(path.c_str());
+  return "(no error)";
+}
+
+TEST(ResultGroups, FileReadRegionByRegionEqualsTheDocument) {
+  result::Run run = samples::sample_run();
+  run.regions[0].groups = {sample_group(), sample_group()};
+  run.regions[0].groups[1].key = "m=1,n=1,k=1";
+  run.regions[1].groups = {sample_group()};
+  std::string path = write_temp(to_json(run).dump(1));
+  EXPECT_EQ(read_file(path), run);
+  unlink(path.c_str());
+}
+
+TEST(ResultGroups, FileErrorsNameRegionAndGroupAndSchemaComesFirst) {
+  result::Run run = samples::sample_run();
+  run.regions[1].groups = {sample_group(), sample_group()};
+  json j = to_json(run);
+  j["regions"][1]["groups"][1]["calls"] = "x";
+  std::string msg = read_error(j.dump());
+  EXPECT_NE(msg.find("regions[1].groups[1].calls: expected a non-negative integer"),
+            std::string::npos)
+      << msg;
+  j["regions"][0]["calls"] = -1;
+  msg = read_error(j.dump());
+  EXPECT_NE(msg.find("regions[0].calls"), std::string::npos) << msg;
+  j["schema"] = kSchemaVersion + 1;
+  j.erase("tool");
+  msg = read_error(j.dump());
+  EXPECT_NE(msg.find("is newer than this roofprof"), std::string::npos) << msg;
+  json bad = to_json(samples::sample_run());
+  bad["regions"][0]["groups"] = json::object();
+  msg = read_error(bad.dump());
+  EXPECT_NE(msg.find("regions[0].groups: expected an array"), std::string::npos) << msg;
 }
 
 TEST(GroupTable, GroupsCallsByKeyWithExactStatistics) {
