@@ -209,6 +209,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   argv.push_back(nullptr);
 
   preload::Collector collector(dir.path(), planner, so.scope, backend.events().size(), sink);
+  if (so.on_ready) so.on_ready();  // everything the agent cannot do has been said
   tracer::SessionOutcome out;
   int64_t start = monotonic_ns();
   pid_t child = ::fork();
