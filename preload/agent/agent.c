@@ -6,7 +6,6 @@
 
 /* The one process-global state of the agent (agent.h). */
 struct rp_agent rp = {
-    .process_fd = -1,
     .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
 };
 
@@ -29,10 +28,9 @@ static void after_fork_child(void) {
   pid_t parent = rp.pid;
   rp.pid = getpid();
   if (!rp.enabled) return;
-  if (rp.process_fd >= 0) close(rp.process_fd);
-  rp.process_fd = -1;
+  rp_counters_close_process(); /* the parent's threads */
   if (rp.follow_fork && rp.active && rp_file_create(parent) == 0) {
-    if (rp.scope == RP_SCOPE_PROCESS) rp.process_fd = rp_counters_open_process();
+    if (rp.scope == RP_SCOPE_PROCESS) rp_counters_open_process();
   } else {
     rp.active = 0;
     rp_file_drop_parent();
@@ -40,34 +38,36 @@ static void after_fork_child(void) {
   rp_thread_after_fork_child();
 }
 
-__attribute__((constructor)) static void rp_start(void) {
+/* Starts the agent, once. Normally from the constructor; but the constructors of the
+ * program's libraries run before the agent's (libopenblas starts its worker threads in its
+ * own), so the interposed pthread_create starts the agent first if it comes earlier: the
+ * process-scope counter group must be open before the first thread exists to inherit it. */
+void rp_start(void) {
+  static int state; /* 0: not started, 1: starting or started */
+  if (__atomic_exchange_n(&state, 1, __ATOMIC_ACQ_REL)) return;
   rp.pid = getpid();
   Dl_info self;
   if (dladdr((void *)rp_start, &self)) rp.self_base = (uintptr_t)self.dli_fbase;
   /* Look the forwarded functions up now, before the program can re-enter us. */
-  rp_real("dlopen");
-  rp_real("dlmopen");
-  rp_real("dlclose");
-  rp_real("longjmp");
-  rp_real("_longjmp");
-  rp_real("siglongjmp");
-  rp_real("__longjmp_chk");
-  rp_real("pthread_exit");
-  rp_real("sigaction");
-  rp_real("signal");
+  static const char *const forwarded[] = {"dlopen",        "dlmopen",      "dlclose",   "longjmp",
+                                          "_longjmp",      "siglongjmp",   "__longjmp_chk", "pthread_exit",
+                                          "pthread_create", "sigaction",   "signal"};
+  for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; ++i) rp_real(forwarded[i]);
   if (rp_config_read() != 0) return; /* not configured, or a process roofprof does not measure */
   if (rp_stubs_end - rp_stubs != (long)RP_MAX_HOOKS * RP_STUB_BYTES) {
     rp_log("trampoline table has the wrong size; agent off");
     return;
   }
   if (rp_threads_init() != 0 || rp_file_create(getppid()) != 0) return;
-  if (rp.scope == RP_SCOPE_PROCESS) rp.process_fd = rp_counters_open_process();
+  if (rp.scope == RP_SCOPE_PROCESS) rp_counters_open_process();
   rp.enabled = 1;
   rp.active = 1;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   rp_crash_handlers_install();
   rp_hooks_scan();
 }
+
+__attribute__((constructor)) static void rp_constructor(void) { rp_start(); }
 
 /* exit() or return from main: the process-exit record closes what is still open. */
 __attribute__((destructor)) static void rp_stop(void) {

@@ -19,6 +19,7 @@
 #define RP_MAX_REGIONS 4096  /* (spec, symbol) pairs hooked */
 #define RP_MAX_HOOKS 8192    /* (region, target) trampolines: must match trampoline.S */
 #define RP_MAX_MODULES 1024  /* modules remembered as scanned */
+#define RP_MAX_PROCESS_GROUPS 64 /* threads that predate the agent, counted in process scope */
 
 struct rp_pattern {
   uint32_t spec;  /* spec index in roofprof's planner */
@@ -85,7 +86,9 @@ struct rp_agent {
   int n_modules;
 
   /* counters (counters.c) */
-  int process_fd; /* process scope: one inherited group for every thread */
+  int process_fds[RP_MAX_PROCESS_GROUPS]; /* process scope: inherited groups (counters.c) */
+  int n_process_fds;
+  int process_unknown; /* they could not all be opened: process counts are unknown */
 
   /* per-thread state (thread.c) */
   pthread_key_t thread_key;
@@ -113,6 +116,9 @@ struct rp_thread {
   struct rp_frame frames[RP_MAX_DEPTH];
 };
 
+/* agent.c */
+RP_HIDDEN void rp_start(void); /* once: from the constructor or an earlier pthread_create */
+
 /* config.c */
 RP_HIDDEN int rp_config_read(void); /* 0: configured; -1: not for this process */
 
@@ -123,7 +129,9 @@ RP_HIDDEN void rp_table_line(const char *fmt, ...) __attribute__((format(printf,
 RP_HIDDEN void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp);
 
 /* counters.c */
-RP_HIDDEN int rp_counters_open_process(void);
+RP_HIDDEN void rp_counters_open_process(void);
+RP_HIDDEN void rp_counters_close_process(void);
+RP_HIDDEN int rp_counters_read_process(uint64_t *out);
 RP_HIDDEN int rp_counters_open_thread(void);
 RP_HIDDEN int rp_counters_read(int fd, uint64_t *out);
 

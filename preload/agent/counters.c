@@ -1,13 +1,17 @@
 /* perf_event software counters, read in process with read() on the group leader.
- *   scope=process: one group opened by the constructor on the main thread with inherit and
- *     inherit_thread, so the kernel folds every thread created afterwards (and every thread
- *     that exited) into one reading that any thread may take: one system call per boundary.
+ *   scope=process: a group with inherit and inherit_thread on every thread that exists when
+ *     the agent starts (normally the main thread alone: the agent starts at the first
+ *     pthread_create if that comes before its constructor), so the kernel folds every thread
+ *     created afterwards (and every thread that exited) into those readings, which any thread
+ *     may take: one system call per boundary and per thread that predates the agent.
  *   scope=thread: one group per thread, opened at the thread's first region event.
  * rdpmc is of no use here: software events have no hardware counter index (and this machine
  * has cap_user_rdpmc=0); see docs/preload.md. */
 #include <linux/perf_event.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -26,7 +30,7 @@ static long out_of_the_way(long fd) {
   return high;
 }
 
-static int open_group(int inherit) {
+static int open_group(pid_t tid, int inherit) {
   int lead = -1;
   int fds[RP_MAX_EVENTS];
   for (int i = 0; i < rp.n_events; ++i) {
@@ -43,7 +47,7 @@ static int open_group(int inherit) {
      * an enabled group of the running thread would not count until its next context switch
      * (seen on Linux 6.18 with task-clock leading page-faults). */
     a.disabled = i == 0;
-    long fd = rp_syscall6(SYS_perf_event_open, (long)&a, 0, -1, lead, PERF_FLAG_FD_CLOEXEC, 0);
+    long fd = rp_syscall6(SYS_perf_event_open, (long)&a, tid, -1, lead, PERF_FLAG_FD_CLOEXEC, 0);
     if (fd >= 0) fd = out_of_the_way(fd);
     if (fd < 0) {
       for (int j = 0; j < i; ++j) rp_syscall6(SYS_close, fds[j], 0, 0, 0, 0, 0);
@@ -56,16 +60,54 @@ static int open_group(int inherit) {
   return lead;
 }
 
-int rp_counters_open_process(void) {
-  if (rp.n_events == 0) return -1;
-  int fd = open_group(1);
-  if (fd < 0) rp_log("cannot open the process counter group (errno %d): counts unknown", -fd);
-  return fd;
+void rp_counters_open_process(void) {
+  rp.n_process_fds = 0;
+  if (rp.n_events == 0) return;
+  DIR *d = opendir("/proc/self/task");
+  if (!d) {
+    rp_log("cannot list /proc/self/task: process counts unknown");
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    if (rp.n_process_fds >= RP_MAX_PROCESS_GROUPS) {
+      rp_log("more than %d threads before the agent started: process counts unknown", RP_MAX_PROCESS_GROUPS);
+      rp_counters_close_process();
+      rp.process_unknown = 1;
+      break;
+    }
+    int fd = open_group((pid_t)atoi(e->d_name), 1);
+    if (fd < 0) {
+      rp_log("cannot open a counter group for thread %s (errno %d): process counts unknown", e->d_name, -fd);
+      rp_counters_close_process();
+      rp.process_unknown = 1;
+      break;
+    }
+    rp.process_fds[rp.n_process_fds++] = fd;
+  }
+  closedir(d);
+}
+
+void rp_counters_close_process(void) {
+  for (int i = 0; i < rp.n_process_fds; ++i) rp_syscall6(SYS_close, rp.process_fds[i], 0, 0, 0, 0, 0);
+  rp.n_process_fds = 0;
+}
+
+int rp_counters_read_process(uint64_t *out) {
+  if (rp.n_process_fds == 0) return 0;
+  for (int i = 0; i < rp.n_events; ++i) out[i] = 0;
+  for (int g = 0; g < rp.n_process_fds; ++g) {
+    uint64_t one[RP_MAX_EVENTS];
+    if (!rp_counters_read(rp.process_fds[g], one)) return 0;
+    for (int i = 0; i < rp.n_events; ++i) out[i] += one[i];
+  }
+  return 1;
 }
 
 int rp_counters_open_thread(void) {
   if (rp.n_events == 0) return -1;
-  int fd = open_group(0);
+  int fd = open_group(0, 0);
   return fd < 0 ? -1 : fd;
 }
 

@@ -23,7 +23,7 @@ static struct real_fn reals[] = {
     {"__longjmp_chk", NULL},   {"_Unwind_RaiseException", NULL},
     {"_Unwind_Resume_or_Rethrow", NULL}, {"__cxa_begin_catch", NULL},
     {"pthread_exit", NULL},    {"sigaction", NULL},
-    {"signal", NULL},
+    {"signal", NULL},          {"pthread_create", NULL},
 };
 static __thread int resolving __attribute__((tls_model("initial-exec")));
 
@@ -170,7 +170,17 @@ RP_EXPORT void *__cxa_begin_catch(void *exc) {
   return real ? real(exc) : NULL;
 }
 
-/* ---- thread exit ------------------------------------------------------------------------- */
+/* ---- threads ------------------------------------------------------------------------------ */
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+/* Only to start the agent before the first thread exists (agent.c, rp_start). */
+RP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
+  rp_start();
+  create_fn real = (create_fn)rp_real("pthread_create");
+  return real ? real(thread, attr, start, arg) : 11 /* EAGAIN */;
+}
+
 
 typedef void (*exit_fn)(void *) __attribute__((noreturn));
 

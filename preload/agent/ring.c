@@ -135,15 +135,11 @@ void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_
    * other record: the clock first. */
   uint64_t counts[RP_MAX_EVENTS];
   int have_counts = 0;
-  int fd = rp.scope == RP_SCOPE_THREAD ? t->fd : rp.process_fd;
   int64_t now = 0;
-  if (kind == RP_ENTER) {
-    if (rp.n_events) have_counts = rp_counters_read(fd, counts);
-    now = rp_now_ns();
-  } else {
-    now = rp_now_ns();
-    if (rp.n_events) have_counts = rp_counters_read(fd, counts);
-  }
+  if (kind != RP_ENTER) now = rp_now_ns();
+  if (rp.n_events)
+    have_counts = rp.scope == RP_SCOPE_THREAD ? rp_counters_read(t->fd, counts) : rp_counters_read_process(counts);
+  if (kind == RP_ENTER) now = rp_now_ns();
   uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   struct rp_record *s = &rp.ring[pos & rp.ring_mask];
   uint64_t lap = pos & ~rp.ring_mask;
