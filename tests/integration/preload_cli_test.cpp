@@ -83,3 +83,32 @@ TEST(PreloadCli, UnknownRegionIsReported) {
 
 }  // namespace
 }  // namespace it
+
+namespace it {
+namespace {
+
+// libpre_pool's constructor starts its worker before the agent's constructor runs (library
+// constructors come first); the agent starts at that first pthread_create, so the process
+// group is there for the worker to inherit. The call sleeps while the worker burns 200 ms of
+// CPU: counted in process scope, not in thread scope.
+TEST(PreloadCli, WorkerStartedByALibraryConstructor) {
+  for (const char* scope : {"process", "thread"}) {
+    SCOPED_TRACE(scope);
+    Sandbox sb;
+    auto r = sb.roofprof({"run", "--no-ptrace", "--backend", "time", "-q", "--scope", scope, "--region",
+                          "pre_pool_run", "--", fixture("pre_pool_app"), "200"});
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    EXPECT_EQ(r.out, "pool=200\n");
+    json reg = region(load_result(r), "pre_pool_run");
+    EXPECT_EQ(calls(reg), 1) << reg.dump();
+    double task_clock_ms = counter(reg, "task-clock") * 1e-6;
+    if (std::string(scope) == "process") {
+      EXPECT_GE(task_clock_ms, 200) << reg.dump();
+    } else {
+      EXPECT_LT(task_clock_ms, 50) << reg.dump();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace it
