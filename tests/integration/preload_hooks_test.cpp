@@ -142,6 +142,21 @@ TEST(PreloadHooks, AvxArgumentsAndResult) {
   expect_returns(region(load_result(r), "pre_vec"), 1);
 }
 
+// The use case: OpenBLAS's dgemm_ (Debian libopenblas), threaded, through the agent.
+TEST(PreloadHooks, OpenBlasDgemm) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--no-ptrace", "--backend", "time", "-q", "--region", "dgemm_", "--",
+                        fixture("run_blas_app")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "dgemm ok\n");
+  json doc = load_result(r);
+  json reg = region(doc, "dgemm_");
+  ASSERT_FALSE(reg.is_null());
+  expect_returns(reg, 4);
+  EXPECT_GT(counter(reg, "task-clock"), 0) << reg.dump();
+  expect_no_warnings(doc);
+}
+
 // C++ regions by demangled name, matched inside the agent (__cxa_demangle of the program).
 TEST(PreloadHooks, CxxNameWithoutParameters) {
   Sandbox sb;
