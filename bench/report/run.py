@@ -6,7 +6,8 @@ For each shape (regions x groups holding 10^6 calls in all) it writes a syntheti
   * reference: python3's json.load of the same file (a bare parse of the input);
   * roofprof report FILE --ceilings C --no-plot      (table only, to /dev/null);
   * roofprof report FILE --ceilings C --svg --html --csv --json (every output).
-It prints the medians, their ratio to the reference and the peak RSS of roofprof.
+It prints the medians, their ratio to the reference and the peak RSS of roofprof (the
+largest of the repeats).
 
     bench/report/run.py BUILD_DIR
 """
@@ -41,8 +42,8 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     roofprof = os.path.join(build, "bin", "roofprof")
     ceilings = os.path.join(ROOT, "tests/fixtures/report/ceilings.json")
-    print(f"{'shape':>22} {'file':>8} {'json.load':>10} {'table':>8} {'ratio':>6} {'all outputs':>12} "
-          f"{'ratio':>6} {'peak RSS':>9}")
+    print(f"{'shape':>22} {'file':>8} {'json.load':>10} {'table':>8} {'ratio':>6} {'RSS':>8} "
+          f"{'all outputs':>12} {'ratio':>6} {'RSS':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         for regions, groups in SHAPES:
             result = os.path.join(tmp, f"r{regions}x{groups}.json")
@@ -54,18 +55,19 @@ def main():
             all_cmd = [roofprof, "report", result, "--ceilings", ceilings,
                        "--svg", os.path.join(tmp, "o.svg"), "--html", os.path.join(tmp, "o.html"),
                        "--csv", os.path.join(tmp, "o.csv"), "--json", os.path.join(tmp, "o.json")]
-            ref, table, every, rss = [], [], [], []
+            ref, table, every, rss_table, rss_all = [], [], [], [], []
             for _ in range(REPS):
                 ref.append(timed(ref_cmd)[0])
                 t, r1 = timed(table_cmd)
                 table.append(t)
+                rss_table.append(r1)
                 t, r2 = timed(all_cmd)
                 every.append(t)
-                rss += [r1, r2]
+                rss_all.append(r2)
             r, t, a = (statistics.median(x) for x in (ref, table, every))
             shape = f"{CALLS:.0e} calls, {regions}x{groups}"
-            print(f"{shape:>22} {size:6.1f}MB {r:9.3f}s {t:7.3f}s {t / r:5.2f}x {a:11.3f}s "
-                  f"{a / r:5.2f}x {max(rss):7.1f}MB")
+            print(f"{shape:>22} {size:6.1f}MB {r:9.3f}s {t:7.3f}s {t / r:5.2f}x "
+                  f"{max(rss_table):6.0f}MB {a:11.3f}s {a / r:5.2f}x {max(rss_all):6.0f}MB")
 
 
 if __name__ == "__main__":
