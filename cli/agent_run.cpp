@@ -18,6 +18,7 @@
 
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/program.hpp"
 #include "counters/software_events.hpp"
 #include "preload/collector.hpp"
 #include "symbolizer/elf_file.hpp"
@@ -29,21 +30,6 @@ namespace roofprof::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string find_program(const std::string& prog) {
-  if (prog.find('/') != std::string::npos) return prog;
-  const char* path = std::getenv("PATH");
-  std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  for (size_t start = 0; start <= p.size();) {
-    size_t end = p.find(':', start);
-    if (end == std::string::npos) end = p.size();
-    std::string dir = p.substr(start, end - start);
-    std::string cand = (dir.empty() ? "." : dir) + "/" + prog;
-    if (access(cand.c_str(), X_OK) == 0) return cand;
-    start = end + 1;
-  }
-  return "";
-}
 
 // The agent next to this roofprof: <bin>/../lib/roofprof/libroofprof-preload.so.
 std::string agent_library() {
@@ -62,7 +48,7 @@ std::string check_and_resolve(const tracer::SessionOptions& so, const probes::Pl
       throw UserError(fmt::format("--span {} needs breakpoints: the in-process agent only hooks functions called "
                                   "through the dynamic linker; run without --no-ptrace", s.text));
   const std::string& prog = so.argv.at(0);
-  std::string path = find_program(prog);
+  std::string path = find_in_path(prog);
   struct stat st {};
   if (path.empty() || stat(path.c_str(), &st) != 0)
     throw UserError(fmt::format("cannot run '{}': no such file (check the path or PATH)", prog));

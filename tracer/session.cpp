@@ -18,6 +18,7 @@
 
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/program.hpp"
 
 namespace roofprof::tracer {
 
@@ -46,22 +47,6 @@ std::optional<pid_t> tgid_of(pid_t tid) {
   while (std::getline(in, line))
     if (line.rfind("Tgid:", 0) == 0) return pid_t(std::stol(line.substr(5)));
   return std::nullopt;
-}
-
-std::string find_in_path(const std::string& prog) {
-  if (prog.find('/') != std::string::npos) return prog;
-  const char* path = std::getenv("PATH");
-  std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= p.size()) {
-    size_t end = p.find(':', start);
-    if (end == std::string::npos) end = p.size();
-    std::string dir = p.substr(start, end - start);
-    std::string cand = (dir.empty() ? "." : dir) + "/" + prog;
-    if (access(cand.c_str(), X_OK) == 0) return cand;
-    start = end + 1;
-  }
-  return "";
 }
 
 }  // namespace

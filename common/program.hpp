@@ -1,0 +1,8 @@
+#pragma once
+#include <string>
+
+namespace roofprof {
+// Where execvp would find `prog`: itself when it contains a '/', else the first executable
+// file of that name in $PATH (default /usr/local/bin:/usr/bin:/bin); "" when there is none.
+std::string find_in_path(const std::string& prog);
+}  // namespace roofprof
