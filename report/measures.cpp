@@ -38,17 +38,16 @@ Measures measure(const Subject& s, const View& view, const Roofs* roofs,
   auto cycles = counted_cycles(s);
   if (cycles) m.flops_per_cycle = *m.work / *cycles;
 
-  // P in the view's units: GFlop/s, or flop per cycle (counted cycles, else time x clock).
+  // P in the view's units: GFlop/s, or flop per cycle of the measured clock (the same clock
+  // the roofs are converted with; a counted cycles counter is summed over threads, so it is
+  // shown in its own column rather than compared with the roofs of several threads).
   std::optional<double> p = m.gflops;
   auto per_time = [&](double seconds) -> std::optional<double> {
     return *m.work / double(s.calls()) / seconds / 1e9;
   };
   double cycles_scale = 1;  // GFlop/s -> view units for the per-call bars
   if (view.units == Units::cycles) {
-    if (m.flops_per_cycle) {
-      p = m.flops_per_cycle;
-      cycles_scale = *m.flops_per_cycle / *m.gflops;
-    } else if (ghz) {
+    if (ghz) {
       p = *m.gflops / *ghz;
       cycles_scale = 1 / *ghz;
       m.y_converted = true;

@@ -42,9 +42,10 @@ struct Measures {
   std::optional<double> gflops;          // P = W / T
   std::optional<double> flops_per_cycle; // W / cycles counted (summed over the scope's threads)
   // Y of the plot in the view's units: at the median call, and at the q3 and q1 call times
-  // (homogeneous subjects with 2+ calls), else the total's P without bars.
+  // (homogeneous subjects with 2+ calls), else the total's P without bars. In cycles units
+  // P / measured clock (y_converted), as the roofs are.
   std::optional<double> y, y_lo, y_hi;
-  bool y_converted = false;              // cycles units from time and the measured clock
+  bool y_converted = false;
   std::optional<double> bound;           // min(pi, I*beta), in the view's units
   std::optional<double> fraction;        // P / bound (P in the view's units)
   std::string bound_by;                  // "memory" | "compute" | "" (unknown)
@@ -54,7 +55,7 @@ struct Measures {
 std::optional<double> traffic(const std::map<std::string, result::Bytes>& bytes,
                               const std::string& level, Rw rw);
 
-// `ghz`: the clock for converting to cycles when no cycles counter was counted (null: none).
+// `ghz`: the measured clock for per-cycle units (null: unknown, then no P in cycles).
 Measures measure(const Subject& s, const View& view, const Roofs* roofs,
                  std::optional<double> ghz);
 

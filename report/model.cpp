@@ -234,8 +234,9 @@ Context prepare(Model& model, const ModelOptions& options,
   }
   if (options.view.units == Units::cycles)
     model.notes.push_back(
-        "per cycle: W / cycles counted (summed over the scope's threads) where a cycles counter "
-        "ran, else W / (T x measured clock), an approximation; roofs per core (1 thread)");
+        "per cycle: P and the roofs are converted with the measured clock (W / (T x clock)); "
+        "the flop/cyc column is W / cycles counted (summed over threads) where a cycles counter "
+        "ran, else the converted P (~)");
   return ctx;
 }
 

@@ -37,8 +37,6 @@ int default_threads(const ceilings::Ceilings& c, const View& view) {
     }
     return *view.threads;
   }
-  // Per cycle is per core: compare with the roofs of one thread.
-  if (view.units == Units::cycles && measured.count(1)) return 1;
   return *measured.rbegin();
 }
 
@@ -91,10 +89,10 @@ const BandwidthCeiling* best_bandwidth(const ceilings::Ceilings& c, ceilings::Le
   return best;
 }
 
-// In cycles units each compute roof is divided by the clock measured with it.
+// `clock`: GHz to divide by for per-cycle units (1 for GFlop/s).
 void add_compute_roofs(const ceilings::Ceilings& c, ceilings::Precision p, int threads,
-                       bool cycles, Roofs& out) {
-  auto per = [&](const ComputeCeiling& x) { return cycles && x.ghz > 0 ? x.ghz : 1.0; };
+                       double clock, Roofs& out) {
+  auto per = [&](const ComputeCeiling&) { return clock; };
   std::vector<const ComputeCeiling*> chosen;
   for (Isa isa : {Isa::avx512, Isa::avx2, Isa::sse, Isa::scalar})
     if (const auto* x = best_of(c, isa, p, threads)) chosen.push_back(x);
@@ -163,7 +161,7 @@ Roofs select_roofs(const ceilings::Ceilings& c, const View& view, ceilings::Prec
     out.bandwidth_unit = "B/cycle";
     clock = fmt::format(", converted to cycles at the measured {} GHz", sig3(*ghz));
   }
-  add_compute_roofs(c, p, out.threads, view.units == Units::cycles, out);
+  add_compute_roofs(c, p, out.threads, per, out);
   add_bandwidth_roofs(c, view, out.threads, per, out);
   out.origin = fmt::format("roofs: {} {}, {} precision, {}{}", c.machine.cpu_model,
                            c.method.measured_at.empty() ? "" : "measured " + c.method.measured_at,

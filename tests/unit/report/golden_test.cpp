@@ -74,6 +74,14 @@ TEST(ReportGolden, PlotHierarchical) {
   testing::expect_golden("plot_kernels_hierarchical.txt",
                          render_terminal_plot(build_figure(r->model)));
 }
+TEST(ReportGolden, TableInCycles) {
+  View v;
+  v.units = Units::cycles;
+  result::Run run = fixture_run("kernels.json");
+  run.regions[5].counters["cycles"] = 5.0e9;  // dgemm_: a counted cycles counter
+  auto r = report_of(run, with_ceilings(v));
+  testing::expect_golden("table_kernels_cycles.txt", render_table(r->model));
+}
 // Series over sizes: groups with expected work, quartile bars, a --work override.
 TEST(ReportGolden, TableAndPlotOfASeries) {
   ModelOptions o = with_ceilings();
