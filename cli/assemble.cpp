@@ -55,7 +55,7 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       }
       r.bytes["DRAM"] = result::Bytes{d.read_bytes, d.write_bytes};
       if (d.read_bytes || d.write_bytes)
-        r.sources["bytes.DRAM"] = d.bytes_approximate ? "perf (per-core approximation)" : "perf";
+        r.sources["bytes"] = d.bytes_approximate ? "perf (per-core approximation)" : "perf";  // DRAM only
     }
     out.push_back(std::move(r));
   }

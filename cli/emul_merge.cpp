@@ -69,7 +69,7 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
     r.flops = flops;
     r.sources["flops"] = "emul";
     r.sources["instructions"] = "emul";
-    r.sources["bytes.L1"] = "emul";
+    r.sources["bytes"] = "emul";  // L1: exact; beyond L1 (cache simulation) overridden per level
     if (cache_sim)
       for (const char* level : {"L2", "L3", "DRAM"})
         if (r.bytes[level].read) r.sources[std::string("bytes.") + level] = "emul (cache simulation)";
