@@ -21,6 +21,25 @@ bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 
 
 }  // namespace
 
+EmulatedQuantities emulated_quantities(const std::vector<std::string>& names, const std::vector<double>& counts) {
+  EmulatedQuantities q;
+  for (size_t i = 0; i < names.size() && i < counts.size(); ++i) {
+    const std::string& n = names[i];
+    double v = counts[i];
+    if (n == "instructions") {
+      q.instructions = v;
+    } else if (starts_with(n, "flops_")) {
+      q.flops_by_class[n.substr(6)] = v;
+      q.flops += v;
+    } else if (starts_with(n, "bytes_read_")) {
+      q.bytes[n.substr(11)].read = v;
+    } else if (starts_with(n, "bytes_written_")) {
+      q.bytes[n.substr(14)].write = v;
+    }
+  }
+  return q;
+}
+
 std::vector<emul::Probe> emulation_probes(const probes::Planner& planner) {
   std::vector<emul::Probe> out;
   for (const auto& info : planner.regions())
@@ -51,22 +70,11 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
     if (it != agg.regions().end())
       for (size_t i = 0; i < names.size() && i < it->second.counter_totals.size(); ++i)
         totals[i] = it->second.counter_totals[i];
-    double flops = 0;
-    for (size_t i = 0; i < names.size(); ++i) {
-      const std::string& n = names[i];
-      double v = totals[i];
-      if (n == "instructions") {
-        r.instructions = v;
-      } else if (starts_with(n, "flops_")) {
-        r.flops_by_class[n.substr(6)] = v;
-        flops += v;
-      } else if (starts_with(n, "bytes_read_")) {
-        r.bytes[n.substr(11)].read = v;
-      } else if (starts_with(n, "bytes_written_")) {
-        r.bytes[n.substr(14)].write = v;
-      }
-    }
-    r.flops = flops;
+    auto q = emulated_quantities(names, totals);
+    r.instructions = q.instructions;
+    r.flops = q.flops;
+    r.flops_by_class = std::move(q.flops_by_class);
+    for (auto& [level, b] : q.bytes) r.bytes[level] = b;
     r.sources["flops"] = "emul";
     r.sources["instructions"] = "emul";
     r.sources["bytes"] = "emul";  // L1: exact; beyond L1 (cache simulation) overridden per level

@@ -2,6 +2,8 @@
 // The two-run method (like Advisor's survey and FLOP runs): a native traced run gives time and
 // software counters, an emulated run of the same program gives exact W and Q; they are merged
 // per region. When call counts differ between the runs the merge says so and uses totals.
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,15 @@
 #include "result/result.hpp"
 
 namespace roofprof::cli {
+
+// The emulation tool's counters (emul::Result::counters names, in order) read as quantities.
+struct EmulatedQuantities {
+  std::optional<double> instructions;
+  double flops = 0;                              // sum of the flops_* classes
+  std::map<std::string, double> flops_by_class;  // "dp_256" -> flops
+  std::map<std::string, result::Bytes> bytes;    // "L1", "L2", ..., "DRAM" -> read/write
+};
+EmulatedQuantities emulated_quantities(const std::vector<std::string>& names, const std::vector<double>& counts);
 
 // The emulation tool's probes: every site the native run placed, by region.
 std::vector<emul::Probe> emulation_probes(const probes::Planner& planner);

@@ -1,5 +1,7 @@
 #include "cli/groups.hpp"
 
+#include "cli/emul_merge.hpp"
+
 #include "result/group_table.hpp"
 
 namespace roofprof::cli {
@@ -52,14 +54,9 @@ void CallGroups::fill(std::vector<result::Region>& regions, const std::vector<st
       call.counters = inst.counts;
       if (emul) {
         const auto& e = (*emul)[i];
-        double flops = 0;
-        for (size_t c = 0; c < emulated_names_.size() && c < e.counts.size(); ++c) {
-          const std::string& n = emulated_names_[c];
-          if (n.rfind("flops_", 0) == 0) flops += e.counts[c];
-          else if (n.rfind("bytes_read_", 0) == 0) call.bytes[n.substr(11)].read = e.counts[c];
-          else if (n.rfind("bytes_written_", 0) == 0) call.bytes[n.substr(14)].write = e.counts[c];
-        }
-        call.flops = flops;
+        auto q = emulated_quantities(emulated_names_, e.counts);
+        call.flops = q.flops;
+        call.bytes = std::move(q.bytes);
       }
       const auto& d = decoded_.at({region, inst.group});
       table.add(inst.group, d.param_map(), d.expected_work, call);
