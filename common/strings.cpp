@@ -12,6 +12,11 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
+std::string_view path_basename(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 size_t edit_distance(std::string_view a, std::string_view b) {
   // Optimal string alignment: insertions, deletions, substitutions and adjacent
   // transpositions ("wrok" -> "work") each cost 1.

@@ -7,6 +7,8 @@ namespace roofprof {
 // Shell-style glob (*, ?, [...]) over the whole string.
 bool glob_match(std::string_view pattern, std::string_view text);
 bool has_glob_chars(std::string_view s);
+// The last component of a path ("libc.so.6" for "/lib/x86_64-linux-gnu/libc.so.6").
+std::string_view path_basename(std::string_view path);
 // Edit distance, for "did you mean" lists.
 size_t edit_distance(std::string_view a, std::string_view b);
 // The `count` candidates closest to `word` (ties broken alphabetically, duplicates removed).

@@ -24,15 +24,10 @@ const char* to_string(SiteRole r) {
 
 namespace {
 
-std::string basename_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Does an address location name this module? "" = the main executable.
 bool address_in_module(const Location& loc, const symbolizer::ElfFile& elf, bool is_main) {
   if (loc.module.empty()) return is_main;
-  std::string base = basename_of(elf.path());
+  std::string base(path_basename(elf.path()));
   return base == loc.module || elf.path() == loc.module || base.rfind(loc.module, 0) == 0;
 }
 
@@ -81,7 +76,7 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
         std::string names;
         for (const auto& m : matches) names += (names.empty() ? "" : ", ") + m.name;
         throw UserError(fmt::format("region '{}' is ambiguous in {}: {}; give the full signature or a glob",
-                                    spec.text, basename_of(elf.path()), names));
+                                    spec.text, path_basename(elf.path()), names));
       }
       for (const auto& m : matches) {
         auto id = region_for(i, glob ? m.name : spec.name);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/strings.hpp"
+
 namespace roofprof::symbolizer {
 
 std::vector<std::string> path_components(std::string_view path) {
@@ -26,11 +28,6 @@ namespace {
 bool ends_with_components(const std::vector<std::string>& path, const std::vector<std::string>& tail) {
   if (tail.size() > path.size()) return false;
   return std::equal(tail.rbegin(), tail.rend(), path.rbegin());
-}
-
-std::string_view basename_of(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace
@@ -187,7 +184,7 @@ std::optional<std::string> LineTable::source_of(uint64_t addr) const {
   if (it == ranges_.begin()) return std::nullopt;
   --it;
   if (addr >= it->end) return std::nullopt;
-  return std::string(basename_of(files_[it->file].path)) + ":" + std::to_string(it->line);
+  return std::string(path_basename(files_[it->file].path)) + ":" + std::to_string(it->line);
 }
 
 }  // namespace roofprof::symbolizer

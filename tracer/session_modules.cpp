@@ -9,17 +9,13 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/strings.hpp"
 #include "tracer/inject.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
 
 namespace {
-
-std::string basename_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -34,7 +30,7 @@ ProbeKind kind_for(probes::SiteRole role) {
 
 // Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
 std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main) {
-  std::string base = basename_of(elf.path());
+  std::string base(path_basename(elf.path()));
   bool static_main = is_main && !elf.has_interp();
   bool ld_so = starts_with(base, "ld-linux");
   bool libc = starts_with(base, "libc.so") || static_main;

@@ -20,6 +20,12 @@ TEST(Strings, ClosestPutsTheLikelyTypoFirst) {
   EXPECT_EQ(d, (std::vector<std::string>{"dgemm_", "sgemm_"}));
 }
 
+TEST(Strings, PathBasename) {
+  EXPECT_EQ(path_basename("/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
+  EXPECT_EQ(path_basename("demo"), "demo");
+  EXPECT_EQ(path_basename("dir/"), "");
+}
+
 TEST(Strings, Glob) {
   EXPECT_TRUE(glob_match("fftw_execute*", "fftw_execute_dft"));
   EXPECT_FALSE(glob_match("fftw_execute*", "fftw_plan"));
