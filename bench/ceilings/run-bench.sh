@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # roofprof ceilings vs likwid-bench on this machine (see docs/benchmarks.md, "Ceilings").
-#   bench/ceilings/run-bench.sh [BUILD_DIR] [REPEATS]   (also run by bench/run-all.sh)
+#   bench/ceilings/run-bench.sh [BUILD_DIR] [REPEATS] [vs_likwid.py options, e.g. --levels DRAM --no-compute]
+#   (also run by bench/run-all.sh)
 # Installs likwid (Debian package) if likwid-bench is missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,4 +16,4 @@ if ! command -v likwid-bench >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends likwid >/dev/null
 fi
 # A session (and so a scheduler autogroup) of its own: see raise_priority() in vs_likwid.py.
-exec setsid -w python3 "$here/vs_likwid.py" --roofprof "$exe" --repeats "$repeats"
+exec setsid -w python3 "$here/vs_likwid.py" --roofprof "$exe" --repeats "$repeats" "${@:3}"
