@@ -125,6 +125,17 @@ Host read_host(const JsonNode& n) {
   return h;
 }
 
+Job read_job(const JsonNode& n) {
+  Job job;
+  job.launcher = n.member("launcher").string();
+  job.rank = n.member("rank").integer();
+  if (job.rank < 0) n.member("rank").fail("expected 0 or more");
+  job.size = n.member("size").integer_or_null();
+  if (job.size && *job.size <= job.rank) n.member("size").fail("expected more than the rank");
+  if (!n.member("id").value().is_null()) job.id = n.member("id").string();
+  return job;
+}
+
 int read_schema(const JsonNode& doc) {
   if (!doc.value().is_object() || !doc.value().contains("schema"))
     throw UserError("not a roofprof result (no \"schema\" member at the top level)");
@@ -163,6 +174,7 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   if (run.repeat < 1) doc.member("repeat").fail("expected 1 or more");
   run.wall_time_s = doc.member("wall_time_s").number();
   run.host = read_host(doc.member("host"));
+  if (doc.has("job")) run.job = read_job(doc.member("job"));  // optional member
   run.events = strings(doc.member("events"));
   JsonNode regions = doc.member("regions");
   if (regions_read) {

@@ -128,6 +128,14 @@ J host_json(const Host& h) {
            {"pmu", h.pmu}};
 }
 
+template <class J>
+J job_json(const Job& job) {
+  return J{{"launcher", job.launcher},
+           {"rank", job.rank},
+           {"size", optional_int<J>(job.size)},
+           {"id", job.id ? J(*job.id) : J(nullptr)}};
+}
+
 }  // namespace
 
 template <class J>
@@ -135,7 +143,7 @@ J build_json(const Run& run) {
   J regions = J::array();
   for (size_t i = 0; i < run.regions.size(); ++i)
     regions.push_back(region_json<J>(run.regions[i], "regions[" + std::to_string(i) + "]"));
-  return J{
+  J out{
       {"schema", run.schema},
       {"tool", J{{"name", "roofprof"}, {"version", run.tool_version}}},
       {"command", run.command},
@@ -152,6 +160,8 @@ J build_json(const Run& run) {
       {"regions", std::move(regions)},
       {"warnings", run.warnings},
   };
+  if (run.job) out["job"] = job_json<J>(*run.job);  // optional member: only for a rank of a job
+  return out;
 }
 
 template nlohmann::json build_json<nlohmann::json>(const Run&);

@@ -82,6 +82,16 @@ struct Host {
   bool operator==(const Host&) const = default;
 };
 
+// The job a rank of a parallel launch (mpirun, srun) belongs to, from the launcher's
+// environment (common/launcher.hpp). Optional member of schema 1: absent outside a launcher.
+struct Job {
+  std::string launcher;           // "openmpi", "pmix", "pmi", "slurm"
+  int rank = 0;
+  std::optional<int> size;        // ranks in the job; null when the launcher does not say
+  std::optional<std::string> id;  // job id; null when the launcher does not say
+  bool operator==(const Job&) const = default;
+};
+
 struct Run {
   int schema = kSchemaVersion;
   std::string tool_version;
@@ -95,6 +105,7 @@ struct Run {
   int repeat = 1;
   double wall_time_s = 0;  // the program's whole run (sum over repeats)
   Host host;
+  std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
   std::vector<std::string> events;  // counter names, in order
   std::vector<Region> regions;
   std::vector<std::string> warnings;
