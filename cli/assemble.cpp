@@ -35,7 +35,7 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       r.time_s = a.time_s;
       if (auto q = regions::quantiles(a.durations_s)) r.time_per_call_s = result::Stats{q->min, q->q1, q->median, q->q3, q->max};
       r.counters_multiplexed = a.multiplexed;
-      r.threads = a.threads.size();
+      r.threads = a.threads();
       for (const auto& [reason, n] : a.closed_by) r.closed_by[regions::to_string(reason)] = n;
       for (size_t e = 0; e < events.size() && e < a.counter_totals.size(); ++e)
         r.counters[events[e].name] = counters::counted_value(a.counter_totals[e]);

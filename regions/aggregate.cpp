@@ -25,9 +25,16 @@ void Aggregator::add(const Instance& inst) {
   if (a.counter_totals.size() < inst.counts.size()) a.counter_totals.resize(inst.counts.size(), 0.0);
   for (size_t i = 0; i < inst.counts.size(); ++i) a.counter_totals[i] += inst.counts[i];
   a.multiplexed |= inst.multiplexed;
-  a.threads.insert(inst.tid);
+  a.thread_ids.insert(inst.tid);
   a.pids.insert(inst.pid);
   a.closed_by[inst.reason] += 1;
+}
+
+void Aggregator::next_run() {
+  for (auto& [id, a] : regions_) {
+    a.threads_most = a.threads();
+    a.thread_ids.clear();
+  }
 }
 
 void Aggregator::merge(const Aggregator& other) {
@@ -39,7 +46,8 @@ void Aggregator::merge(const Aggregator& other) {
     if (a.counter_totals.size() < o.counter_totals.size()) a.counter_totals.resize(o.counter_totals.size(), 0.0);
     for (size_t i = 0; i < o.counter_totals.size(); ++i) a.counter_totals[i] += o.counter_totals[i];
     a.multiplexed |= o.multiplexed;
-    a.threads.insert(o.threads.begin(), o.threads.end());
+    a.threads_most = std::max(a.threads(), o.threads());
+    a.thread_ids.clear();
     a.pids.insert(o.pids.begin(), o.pids.end());
     for (const auto& [r, n] : o.closed_by) a.closed_by[r] += n;
   }

@@ -1,5 +1,6 @@
 #pragma once
 // Region instances -> per-region aggregates (calls, time statistics, counter totals).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,14 +24,20 @@ struct Aggregate {
   std::vector<double> durations_s;     // one per instance, in completion order
   std::vector<double> counter_totals;  // sums of instance deltas, backend event order
   bool multiplexed = false;
-  std::set<Tid> threads;
+  std::set<Tid> thread_ids;       // threads that ran the region in the current run
+  size_t threads_most = 0;        // the most threads of any earlier run (--repeat)
   std::set<int> pids;
+  // Threads that ran the region: per run, the largest run's count (a program run three times
+  // with one thread has one thread, not three).
+  size_t threads() const { return std::max(threads_most, thread_ids.size()); }
   std::map<CloseReason, uint64_t> closed_by;
 };
 
 class Aggregator {
  public:
   void add(const Instance& inst);
+  // The instances added from now on belong to a new run of the program (--repeat).
+  void next_run();
   // Merges another run (--repeat) into this one.
   void merge(const Aggregator& other);
   const std::map<RegionId, Aggregate>& regions() const { return regions_; }

@@ -105,6 +105,7 @@ int run(const RunOptions& o) {
 
   tracer::SessionOutcome last;
   for (int r = 0; r < o.repeat; ++r) {
+    agg.next_run();
     auto sink = [&](regions::Instance&& inst) {
       agg.add(inst);
       groups.add(inst);

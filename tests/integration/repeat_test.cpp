@@ -21,6 +21,7 @@ TEST(RunRepeat, RepeatThreeTriplesCalls) {
   EXPECT_EQ(calls(reg), 9) << reg.dump();
   EXPECT_EQ(closed_by(reg, "return"), 9) << reg.dump();
   EXPECT_EQ(reg["locations"].size(), 1u) << "a site is listed once, not once per repeat: " << reg.dump();
+  EXPECT_EQ(reg["threads"], 1) << "one thread per run, not one per run summed: " << reg.dump();
 }
 
 TEST(RunRepeat, RepeatThreeRunsTheProgramThreeTimes) {

@@ -29,13 +29,29 @@ TEST(Aggregator, SumsCallsTimesCountersThreadsAndReasons) {
   EXPECT_DOUBLE_EQ(r.counter_totals[0], 8);
   EXPECT_DOUBLE_EQ(r.counter_totals[1], 3);
   EXPECT_TRUE(r.multiplexed);
-  EXPECT_EQ(r.threads.size(), 2u);
+  EXPECT_EQ(r.threads(), 2u);
   EXPECT_EQ(r.closed_by.at(CloseReason::Longjmp), 1u);
   Aggregator b;
   b.add(Instance{1, 200, 9, 0, 1'000'000'000, {1, 1}, false, CloseReason::Return});
   a.merge(b);
   EXPECT_EQ(a.regions().at(1).calls, 3u);
   EXPECT_EQ(a.regions().at(1).durations_s.size(), 3u);
+  EXPECT_EQ(a.regions().at(1).threads(), 2u);  // the larger run's threads, not 3
+}
+
+TEST(Aggregator, ThreadsOfRepeatedRunsAreTheLargestRunsNotTheirSum) {
+  Aggregator a;
+  a.add(Instance{1, 100, 7, 0, 10, {}, false, CloseReason::Return});
+  a.next_run();
+  a.add(Instance{1, 101, 8, 0, 10, {}, false, CloseReason::Return});
+  a.next_run();
+  a.add(Instance{1, 102, 9, 0, 10, {}, false, CloseReason::Return});
+  a.add(Instance{1, 102, 10, 0, 10, {}, false, CloseReason::Return});
+  EXPECT_EQ(a.regions().at(1).threads(), 2u);
+  a.next_run();
+  a.add(Instance{1, 103, 11, 0, 10, {}, false, CloseReason::Return});
+  EXPECT_EQ(a.regions().at(1).threads(), 2u);
+  EXPECT_EQ(a.regions().at(1).calls, 5u);
 }
 
 }  // namespace
