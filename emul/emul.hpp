@@ -16,6 +16,10 @@ namespace roofprof::emul {
 struct Options {
   regions::Scope scope = regions::Scope::Process;
   bool cache_sim = false;
+  // The cold scenario (run --cache-state cold): the simulated caches are emptied at the entry
+  // of every function region that no other probed function of the thread encloses. Needs
+  // cache_sim. The flush adds no traffic (write-backs are charged at dirtying).
+  bool cold_at_entry = false;
   std::vector<CacheLevel> cache;  // L1 first; empty: the host's geometry from sysfs
   bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
   // Progress on stderr (elapsed time, instructions so far, current region). Callers pass

@@ -176,6 +176,12 @@ void rp_cache_init(const RpCacheGeom* g, Int n, ULong* counters)
    }
 }
 
+void rp_cache_flush(void)
+{
+   for (Int k = 0; k < nlv; k++)
+      for (UWord i = 0; i < lv[k].nsets * lv[k].assoc; i++) lv[k].ways[i] = EMPTY;
+}
+
 VG_REGPARM(2) void rp_cache_load(Addr a, UWord size)
 {
    if (size == 0) return;

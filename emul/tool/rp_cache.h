@@ -30,6 +30,10 @@ const HChar* rp_cache_check(const RpCacheGeom* levels, Int n);
 /* `counters` receives 2*n values: read[1], write[1], read[2], write[2], ... */
 void rp_cache_init(const RpCacheGeom* levels, Int n, ULong* counters);
 
+/* Empties every level (the cold scenario, --cold-at-entry). Dirty lines are dropped without
+   adding traffic: their write-backs were charged when they became dirty, before the flush. */
+void rp_cache_flush(void);
+
 VG_REGPARM(2) void rp_cache_load(Addr a, UWord size);
 VG_REGPARM(2) void rp_cache_store(Addr a, UWord size);
 VG_REGPARM(2) void rp_cache_store_nt(Addr a, UWord size);
