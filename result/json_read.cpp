@@ -172,6 +172,13 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   run.scope = doc.member("scope").string();
   run.repeat = doc.member("repeat").integer();
   if (run.repeat < 1) doc.member("repeat").fail("expected 1 or more");
+  if (doc.has("cache_state")) {  // optional member: absent in files written before it existed
+    run.cache_state = doc.member("cache_state").string();
+    if (run.cache_state != "warm" && run.cache_state != "cold")
+      doc.member("cache_state").fail("expected \"warm\" or \"cold\"");
+  }
+  if (doc.has("cache_evictions") && !doc.member("cache_evictions").is_null())
+    run.cache_evictions = doc.member("cache_evictions").count();
   run.wall_time_s = doc.member("wall_time_s").number();
   run.host = read_host(doc.member("host"));
   if (doc.has("job")) run.job = read_job(doc.member("job"));  // optional member

@@ -154,6 +154,8 @@ J build_json(const Run& run) {
       {"backend", run.backend},
       {"scope", run.scope},
       {"repeat", run.repeat},
+      {"cache_state", run.cache_state},
+      {"cache_evictions", run.cache_evictions ? J(*run.cache_evictions) : J(nullptr)},
       {"wall_time_s", finite(run.wall_time_s, "wall_time_s")},
       {"host", host_json<J>(run.host)},
       {"events", run.events},

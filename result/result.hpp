@@ -103,6 +103,11 @@ struct Run {
   std::string backend;             // "perf", "emul", "time"
   std::string scope;               // "process" | "thread"
   int repeat = 1;
+  // "warm": the program as it runs; "cold": caches evicted before each outermost region call
+  // (run --cache-state, docs/methodology.md). Files without the member were warm.
+  std::string cache_state = "warm";
+  // Evictions the native run made (tracer or agent); null when warm or not counted.
+  std::optional<uint64_t> cache_evictions;
   double wall_time_s = 0;  // the program's whole run (sum over repeats)
   Host host;
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname

@@ -69,9 +69,10 @@ TEST(ResultJson, LayoutOfTopLevelAndRegion) {
   EXPECT_EQ(j["tool"], (json{{"name", "roofprof"}, {"version", "0.1.0"}}));
   for (const char* key :
        {"schema", "tool", "command", "pid", "exit_status", "term_signal", "complete", "backend",
-        "scope", "repeat", "wall_time_s", "host", "events", "regions", "warnings"})
+        "scope", "repeat", "cache_state", "cache_evictions", "wall_time_s", "host", "events", "regions",
+        "warnings"})
     EXPECT_TRUE(j.contains(key)) << key;
-  EXPECT_EQ(j.size(), 15u);
+  EXPECT_EQ(j.size(), 17u);
   const json& r = j["regions"][0];
   EXPECT_EQ(
       r["time_per_call_s"],
