@@ -12,6 +12,7 @@
 #include "cli/emul_merge.hpp"
 #include "cli/groups.hpp"
 #include "common/error.hpp"
+#include "common/launcher.hpp"
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
 #include "counters/run_backend.hpp"
@@ -61,6 +62,12 @@ int run(const RunOptions& o) {
   if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
   if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
   if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
+  // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
+  const auto launch = detect_launcher(process_environment());
+  const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
+  if (launch && o.repeat > 1)
+    throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
+                    "the job (MPI_Init fails); launch the job N times instead");
 
   auto caps = counters::probe_capabilities();
   auto choice = counters::choose_backend(o.backend, caps);
@@ -69,6 +76,16 @@ int run(const RunOptions& o) {
       throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
     choice = counters::BackendChoice{counters::BackendKind::time,
                                      "attaching to a running process: time and software counters only", {}};
+  }
+  if (choice.kind == counters::BackendKind::emul && launch) {
+    // The two-run method starts the program again; a launcher's rank cannot MPI_Init twice.
+    if (o.backend == "emul")
+      throw UserError("--backend emul under " + launch->launcher + ": the emulated run would start this rank's "
+                      "program a second time, which the MPI launcher does not allow (MPI_Init fails); use "
+                      "--backend time, or perf on a machine with hardware counters (docs/mpi.md)");
+    choice = counters::BackendChoice{counters::BackendKind::time,
+                                     "a rank of an MPI job (" + launch->launcher + "): the emulated run cannot "
+                                     "start the rank again; time and software counters only", {}};
   }
   bool emulate = choice.kind == counters::BackendKind::emul;
   auto counting = counters::make_run_counting(choice.kind, caps, o.events);
@@ -101,6 +118,7 @@ int run(const RunOptions& o) {
   res.scope = o.scope;
   res.repeat = o.repeat;
   res.host = result::describe_host();
+  if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   for (const auto& e : backend->events()) res.events.push_back(e.name);
 
   tracer::SessionOutcome last;
@@ -146,12 +164,12 @@ int run(const RunOptions& o) {
     }
   }
   groups.fill(res.regions, res.events);
-  result::write_atomic(res, o.output);
+  result::write_atomic(res, output);
   if (!o.quiet) {
     report::print_summary(res, stderr);
-    std::fprintf(stderr, "roofprof: results in %s\n", o.output.c_str());
+    std::fprintf(stderr, "roofprof: results in %s\n", output.c_str());
   }
-  if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + o.output + ")");
+  if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
   if (last.term_signal) {
     std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
     return 128 + *last.term_signal;
@@ -166,7 +184,9 @@ Runner setup_run(CLI::App& sub) {
   sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
       ->take_all();
   sub.add_option("--span", o->spans, "span region NAME=START..STOP (symbols, FILE:LINE or addresses)");
-  sub.add_option("-o,--output", o->output, "result file (an existing one is kept as FILE.old)");
+  sub.add_option("-o,--output", o->output,
+                 "result file (an existing one is kept as FILE.old); %r rank, %s job size, %h host, %p pid, "
+                 "%j job id; under mpirun/srun the rank is added when %r is absent (docs/mpi.md)");
   sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
   sub.add_flag("--follow-fork", o->follow_fork, "measure child processes too");
   sub.add_option("--scope", o->scope, "counts of the whole process or of the entering thread only")
