@@ -45,6 +45,31 @@ std::string perf_unit(const Model& m) {
   return m.view.units == Units::cycles ? "flop/cycle" : "GFlop/s";
 }
 
+ordered_json spread_json(const Spread& s) {
+  return {{"min", s.min}, {"median", s.median}, {"max", s.max}, {"mean", s.mean},
+          {"imbalance", number_or_null(s.imbalance())}};
+}
+
+// The job's ranks and each region's spread over them (max/mean: the load imbalance).
+ordered_json job_json(const JobSummary& job) {
+  ordered_json spread = ordered_json::array();
+  for (const auto& s : job.spread)
+    spread.push_back({{"region", s.region},
+                      {"kind", s.kind},
+                      {"time_s", spread_json(s.time_s)},
+                      {"calls", spread_json(s.calls)},
+                      {"flops", s.flops ? spread_json(*s.flops) : ordered_json(nullptr)}});
+  return {{"launcher", job.launcher},
+          {"id", job.id ? ordered_json(*job.id) : ordered_json(nullptr)},
+          {"size", job.size},
+          {"ranks", job.ranks},
+          {"missing_ranks", job.missing},
+          {"hosts", job.hosts},
+          {"time", "a region's time is the slowest rank's (max); calls, flops, bytes and "
+                   "counters are summed"},
+          {"spread", spread}};
+}
+
 }  // namespace
 
 std::string render_csv(const Model& m) {
@@ -167,6 +192,7 @@ ordered_json report_json(const Model& m) {
     rows.push_back(std::move(r));
   }
   j["rows"] = rows;
+  if (m.job) j["job"] = job_json(*m.job);  // only for the ranks of one MPI job
   j["notes"] = m.notes;
   j["abnormal"] = m.abnormal;
   j["warnings"] = m.warnings;

@@ -33,6 +33,7 @@ std::string tooltip(const Row& row, const Model& m, const std::string& level, do
                     const std::string& unit) {
   std::string t = subject_name(row);
   if (m.compare) t = m.inputs[size_t(row.input)] + ": " + t;
+  if (row.rank) t += fmt::format(" (rank {})", *row.rank);
   t += fmt::format("\nI = {} flop/B at {}", sig3(x), level);
   if (row.x_lo) t += fmt::format(" (files q1..q3 {}..{})", sig3(*row.x_lo), sig3(*row.x_hi));
   t += fmt::format("\nP = {} {}", sig3(*row.m.y), unit);
@@ -107,11 +108,30 @@ struct Builder {
       if (row.subject.group && row.input == 0) mk.short_label = short_key(row.subject.group->key);
       f.markers.push_back(mk);
     }
+    add_rank_points(unit);
     if (!missing.empty()) {
       std::string list;
       for (const auto& n : missing) list += (list.empty() ? "" : ", ") + n;
       f.notes.push_back(fmt::format("not plotted (no flops, no {} bytes, or no time): {}",
                                     traffic_label(m.view), list));
+    }
+  }
+
+  // --per-rank: each rank's point, one series per region (triangles), labelled with the rank;
+  // not joined into series lines.
+  void add_rank_points(const std::string& unit) {
+    for (const auto& row : m.rank_rows) {
+      if (!plotted(row) || !row.m.y || !row.m.intensity || *row.m.y <= 0 || *row.m.intensity <= 0)
+        continue;
+      Marker mk;
+      mk.x = *row.m.intensity;
+      mk.y = *row.m.y;
+      mk.series = series_for(row, " (ranks)");
+      f.series[size_t(mk.series)].shape = 2;
+      mk.short_label = "r" + std::to_string(*row.rank);
+      mk.tooltip = tooltip(row, m, traffic_label(m.view), *row.m.intensity, unit);
+      mk.subject = subject_name(row) + " rank " + std::to_string(*row.rank);
+      f.markers.push_back(std::move(mk));
     }
   }
 

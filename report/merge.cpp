@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "report/job.hpp"
 #include "result/quantiles.hpp"
 
 namespace roofprof::report {
@@ -190,6 +191,13 @@ Merged merge(const std::vector<Input>& inputs) {
     }
     out.run.regions.push_back(std::move(s.region));
   }
+  if (auto job = recognise_job(inputs)) {
+    out.job = std::make_shared<JobSummary>(std::move(*job));
+    out.notes = apply_job(*out.job, out.run);
+    if (!all_same(inputs, [](const result::Run& r) { return r.host.cpu_model; }))
+      out.notes.push_back("the ranks ran on different CPU models");
+    return out;
+  }
   std::string names;
   for (const auto& in : inputs) names += (names.empty() ? "" : ", ") + in.label;
   out.notes.push_back(fmt::format(
@@ -201,6 +209,10 @@ Merged merge(const std::vector<Input>& inputs) {
     out.notes.push_back("the files come from different CPU models; their sums mix machines");
   if (out.run.command.empty())
     out.notes.push_back("the files ran different commands");
+  if (std::any_of(inputs.begin(), inputs.end(), [](const Input& in) { return bool(in.run.job); }))
+    out.notes.push_back(
+        "the files are not the ranks of one MPI job (several jobs, a rank twice, or files from "
+        "outside a job), so they are merged as runs; report one job's files for the job view");
   return out;
 }
 

@@ -190,6 +190,22 @@ void add_rows(Model& model, const result::Run& run, int input, const Merged* mer
   }
 }
 
+// --per-rank: each rank's regions and groups as rows of their own (plotted, not tabulated).
+void add_rank_rows(Model& model, const JobSummary& job, const Context& ctx) {
+  for (const auto* in : job.by_rank)
+    for (const auto& r : in->run.regions) {
+      auto add = [&](const result::Group* g) {
+        Row row;
+        row.subject = Subject{&r, g};
+        row.rank = in->run.job->rank;
+        row.m = measure(row.subject, ctx.options.view, ctx.roofs, ctx.ghz);
+        model.rank_rows.push_back(std::move(row));
+      };
+      add(nullptr);
+      for (const auto* g : by_size(r.groups)) add(g);
+    }
+}
+
 void check_work_names(const std::vector<signatures::WorkFormula>& work,
                       const std::vector<const result::Run*>& runs) {
   for (const auto& w : work) {
@@ -270,6 +286,15 @@ Model build_model(const Merged& merged, const ModelOptions& options) {
   model.notes.insert(model.notes.begin(), merged.notes.begin(), merged.notes.end());
   add_rows(model, merged.run, 0, &merged, ctx);
   model.warnings = merged.run.warnings;
+  if (merged.job) {
+    model.job = merged.job;
+    model.headline = fmt::format("{}: MPI job{}, {} ranks merged", run_headline(merged.run),
+                                 merged.job->id ? " " + *merged.job->id : "",
+                                 merged.job->ranks.size());
+    if (options.per_rank) add_rank_rows(model, *merged.job, ctx);
+  } else if (options.per_rank) {
+    model.notes.push_back("--per-rank: the files are not the ranks of one MPI job; no rank points");
+  }
   return model;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/job.hpp"
 #include "report/measures.hpp"
 #include "report/merge.hpp"
 #include "report/roofs.hpp"
@@ -22,6 +23,7 @@ struct Row {
   std::string expected_from;              // "2*m*n*k per call (--work)", "... (built-in formula)", "result"
   std::optional<double> x_lo, x_hi;       // q1 and q3 of I over the merged files (2+ files)
   bool approximate_stats = false;         // per-call quartiles mixed from several files
+  std::optional<int> rank;                // a rank's own row (--per-rank), not the job's
 };
 
 struct Model {
@@ -31,6 +33,8 @@ struct Model {
   bool compare = false;                   // rows of each input kept apart
   std::optional<Roofs> roofs;
   std::vector<Row> rows;
+  std::shared_ptr<const JobSummary> job;  // the rank files of one MPI job, else null
+  std::vector<Row> rank_rows;             // --per-rank: each rank's regions (plotted only)
   std::vector<std::string> notes;         // one line each: merges, roofs, approximations
   std::vector<std::string> warnings;      // from the result files
   std::vector<std::string> abnormal;      // "dgemm_: 3 of 100 instances closed abnormally: ..."
@@ -40,6 +44,7 @@ struct ModelOptions {
   View view;
   std::optional<FoundCeilings> ceilings;
   std::vector<signatures::WorkFormula> work;  // --work
+  bool per_rank = false;                      // rows of each rank of a job, for the plot
 };
 
 // One report over the merged files.

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <unordered_map>
 
 #include "report/format.hpp"
@@ -67,6 +68,42 @@ std::string region_label(const Row& row, bool compare, const Model& m) {
   return name;
 }
 
+// Calls over the ranks: whole numbers as counts, a median between two ranks as a decimal.
+std::string count_cell(double v) { return v == std::round(v) ? format_count(v) : sig3(v); }
+
+std::string imbalance_cell(const Spread& s) {
+  auto i = s.imbalance();
+  return i ? sig3(*i) : kUnknown;
+}
+
+// One row per region: min, median and max over the ranks of its time, calls and flops, and
+// the load imbalance max/mean of each.
+std::string rank_spread_text(const JobSummary& job) {
+  using A = TextTable::Align;
+  TextTable table({{"region", A::Left},        {"ranks", A::Right},
+                   {"time min", A::Right},     {"median", A::Right},
+                   {"max", A::Right},          {"max/mean", A::Right},
+                   {"calls min", A::Right},    {"median", A::Right},
+                   {"max", A::Right},          {"max/mean", A::Right},
+                   {"flops min", A::Right},    {"median", A::Right},
+                   {"max", A::Right},          {"max/mean", A::Right}});
+  for (const auto& s : job.spread) {
+    std::vector<std::string> cells{s.region, std::to_string(job.ranks.size()),
+                                   format_seconds(s.time_s.min), format_seconds(s.time_s.median),
+                                   format_seconds(s.time_s.max), imbalance_cell(s.time_s),
+                                   count_cell(s.calls.min), count_cell(s.calls.median),
+                                   count_cell(s.calls.max), imbalance_cell(s.calls)};
+    if (s.flops) {
+      for (double v : {s.flops->min, s.flops->median, s.flops->max}) cells.push_back(si_plain(v));
+      cells.push_back(imbalance_cell(*s.flops));
+    } else {
+      cells.insert(cells.end(), 4, kUnknown);
+    }
+    table.add_row(std::move(cells));
+  }
+  return "per-rank spread (load imbalance = max/mean over the ranks):\n" + table.render();
+}
+
 std::string notes_text(const Model& m) {
   std::string out;
   for (const auto& a : m.abnormal) out += "  ! " + a + "\n";
@@ -90,8 +127,9 @@ TableData table_data(const Model& m) {
   TableData t;
   auto col = [&](std::string header, A align) { t.columns.push_back({std::move(header), align}); };
   col("region", A::Left);
-  col("calls", A::Right);
-  col("total", A::Right);
+  // A job's calls are summed over its ranks; its time is the slowest rank's (report/job.hpp).
+  col(m.job ? "calls(sum)" : "calls", A::Right);
+  col(m.job ? "total(max rank)" : "total", A::Right);
   col("median/call", A::Right);
   col("q1 .. q3", A::Left);
   col("flops", A::Right);
@@ -142,6 +180,7 @@ std::string render_table(const Model& m) {
   }
   std::string out = m.headline + "\n";
   out += m.rows.empty() ? "no regions were measured\n" : table.render();
+  if (m.job && !m.rows.empty()) out += rank_spread_text(*m.job);
   return out + notes_text(m);
 }
 

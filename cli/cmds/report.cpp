@@ -36,6 +36,7 @@ struct ReportOptions {
   bool compare = false;
   bool hierarchical = false;
   bool no_plot = false;
+  bool per_rank = false;
 };
 
 report::ModelOptions model_options(const ReportOptions& o) {
@@ -45,6 +46,7 @@ report::ModelOptions model_options(const ReportOptions& o) {
   m.view.units = report::parse_units(o.units);
   m.view.threads = o.threads;
   m.view.hierarchical = o.hierarchical;
+  m.per_rank = o.per_rank;
   for (const auto& w : o.work) m.work.push_back(signatures::parse_work_option(w));
   m.ceilings = report::find_ceilings(o.ceilings.empty()
                                          ? std::nullopt
@@ -111,7 +113,8 @@ int run(const ReportOptions& o) {
 Runner setup_report(CLI::App& sub) {
   auto o = std::make_shared<ReportOptions>();
   sub.add_option("results", o->files,
-                 "result files written by roofprof run (-o); several are merged (summed)")
+                 "result files written by roofprof run (-o); several are merged (summed; the "
+                 "ranks of one MPI job: times are the slowest rank's, docs/mpi.md)")
       ->required();
   sub.add_option("--html", o->html, "write one self-contained HTML page (plot, sortable table)");
   sub.add_option("--svg", o->svg, "write the roofline plot as a standalone SVG file");
@@ -140,6 +143,8 @@ Runner setup_report(CLI::App& sub) {
   sub.add_flag("--hierarchical", o->hierarchical,
                "plot one point per memory level for each region");
   sub.add_flag("--no-plot", o->no_plot, "print the table only");
+  sub.add_flag("--per-rank", o->per_rank,
+               "the ranks of an MPI job: plot each rank's point too, besides the job's (docs/mpi.md)");
   return [o] { return run(*o); };
 }
 
