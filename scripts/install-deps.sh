@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev
   valgrind
   libopenblas-dev libfftw3-dev
+  openmpi-bin libopenmpi-dev
   python3
   chromium chromium-driver
 )

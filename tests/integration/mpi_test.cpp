@@ -1,0 +1,172 @@
+// MPI jobs: Open MPI's mpirun starts roofprof on each rank (the tracer, or the in-process agent
+// with --no-ptrace); each rank writes its own result, and `roofprof report` merges the ranks
+// into the job's table with the spread over the ranks. The fixture's imbalance is by design:
+// rank r calls mpi_work(N) r+1 times (2N flops per call).
+#include <algorithm>
+
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+constexpr int kRanks = 4;
+
+// mpirun as root in a VM: no ssh, no network probing, shared memory between the ranks.
+std::vector<std::string> mpirun(const std::vector<std::string>& per_rank) {
+  std::vector<std::string> argv{MPIEXEC, "--oversubscribe", "--allow-run-as-root",
+                                "--mca", "btl", "self,vader", "--mca", "plm_rsh_agent", "",
+                                "-np", std::to_string(kRanks), roofprof_bin()};
+  argv.insert(argv.end(), per_rank.begin(), per_rank.end());
+  return argv;
+}
+
+// The ranks' result files; fails the test when one is missing.
+std::vector<json> rank_results(Sandbox& sb, const RunResult& r, const std::string& pattern) {
+  std::vector<json> out;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    std::string name = pattern;
+    name.replace(name.find("%r"), 2, std::to_string(rank));
+    EXPECT_TRUE(fs::exists(sb.path(name))) << name << r.diag();
+    out.push_back(fs::exists(sb.path(name)) ? load_result(r, name) : json());
+  }
+  return out;
+}
+
+void expect_rank_fields(const std::vector<json>& results) {
+  for (int rank = 0; rank < kRanks; ++rank) {
+    const json& res = results[size_t(rank)];
+    ASSERT_TRUE(res.contains("job")) << res.dump().substr(0, 2000);
+    EXPECT_EQ(res["job"]["launcher"], "openmpi");
+    EXPECT_EQ(res["job"]["rank"], rank);
+    EXPECT_EQ(res["job"]["size"], kRanks);
+    EXPECT_TRUE(res["job"]["id"].is_string());
+    EXPECT_EQ(res["job"]["id"], results[0]["job"]["id"]);  // one job
+    EXPECT_FALSE(res["host"]["hostname"].get<std::string>().empty());
+    EXPECT_EQ(calls(region(res, "mpi_work")), rank + 1);
+  }
+}
+
+// `roofprof report` over the rank files: the job's row (report --json) and the table.
+struct JobReport {
+  json row;     // mpi_work's row
+  json spread;  // mpi_work's spread over the ranks
+  std::string table;
+};
+
+JobReport report_job(Sandbox& sb, const std::string& pattern) {
+  std::vector<std::string> files;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    std::string name = pattern;
+    files.push_back(name.replace(name.find("%r"), 2, std::to_string(rank)));
+  }
+  std::vector<std::string> args{"report", "--no-plot"};
+  args.insert(args.end(), files.begin(), files.end());
+  auto text = sb.roofprof(args);
+  EXPECT_EQ(text.exit_code(), 0) << text.diag();
+  args.push_back("--json");
+  args.push_back("-");
+  auto j = sb.roofprof(args);
+  EXPECT_EQ(j.exit_code(), 0) << j.diag();
+  JobReport out{json(), json(), text.out};
+  try {
+    json doc = json::parse(j.out);
+    for (const auto& row : doc["rows"])
+      if (row["region"] == "mpi_work" && row["group"].is_null()) out.row = row;
+    EXPECT_TRUE(doc.contains("job")) << "not reported as one job:\n" << text.out;
+    if (doc.contains("job")) {
+      EXPECT_EQ(doc["job"]["ranks"], json({0, 1, 2, 3}));
+      for (const auto& s : doc["job"]["spread"])
+        if (s["region"] == "mpi_work") out.spread = s;
+    }
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "report --json: " << e.what() << j.diag();
+  }
+  return out;
+}
+
+TEST(Mpi, TracerOnEachRankAndTheJobReport) {
+  Sandbox sb;
+  auto r = sb.run(mpirun({"run", "--backend", "time", "-q", "-o", "prof.%r.json", "--region",
+                          "mpi_work", "--", fixture("mpi_app"), "4000000"}),
+                  {.timeout = 60s});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("ranks 4 calls 10"), std::string::npos) << r.diag();
+  auto results = rank_results(sb, r, "prof.%r.json");
+  expect_rank_fields(results);
+  // The work is proportional to r+1, so is the time (loosely: the VM is shared).
+  EXPECT_GT(time_s(region(results[3], "mpi_work")), time_s(region(results[0], "mpi_work")));
+
+  JobReport rep = report_job(sb, "prof.%r.json");
+  EXPECT_NE(rep.table.find("MPI job"), std::string::npos) << rep.table;
+  EXPECT_NE(rep.table.find("4 of 4 ranks"), std::string::npos) << rep.table;
+  EXPECT_EQ(rep.row["calls"], 10) << rep.row.dump();  // 1 + 2 + 3 + 4, summed
+  double slowest = 0;
+  for (const auto& res : results) slowest = std::max(slowest, time_s(region(res, "mpi_work")));
+  EXPECT_DOUBLE_EQ(rep.row["time_s"].get<double>(), slowest) << rep.row.dump();
+  EXPECT_TRUE(rep.row["flops"].is_null()) << "the time backend measures no W";
+  // The imbalance of the calls is exact: max/mean = 4 / 2.5.
+  EXPECT_EQ(rep.spread["calls"], json::parse(R"({"min":1.0,"median":2.5,"max":4.0,"mean":2.5,
+                                                 "imbalance":1.6})")) << rep.spread.dump();
+  EXPECT_DOUBLE_EQ(rep.spread["time_s"]["max"].get<double>(), slowest);
+  EXPECT_GT(rep.spread["time_s"]["imbalance"].get<double>(), 1.0);
+  EXPECT_TRUE(rep.spread["flops"].is_null());
+  EXPECT_NE(rep.table.find("per-rank spread (load imbalance = max/mean over the ranks)"),
+            std::string::npos) << rep.table;
+  EXPECT_NE(rep.table.find("1.60"), std::string::npos) << rep.table;
+}
+
+TEST(Mpi, AgentOnEachRankWithDefaultNames) {
+  Sandbox sb;
+  // --no-ptrace (the launcher or the cluster may forbid ptrace); no %r in the name: roofprof
+  // adds the rank itself.
+  auto r = sb.run(mpirun({"run", "--no-ptrace", "--backend", "time", "-q", "-o", "prof.json",
+                          "--region", "mpi_work", "--", fixture("mpi_app"), "400000"}),
+                  {.timeout = 60s});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_FALSE(fs::exists(sb.path("prof.json"))) << "ranks must not share one file";
+  auto results = rank_results(sb, r, "prof.%r.json");
+  expect_rank_fields(results);
+  for (const auto& res : results)
+    EXPECT_EQ(region(res, "mpi_work")["sources"]["calls"], "agent") << res.dump().substr(0, 2000);
+  JobReport rep = report_job(sb, "prof.%r.json");
+  EXPECT_EQ(rep.row["calls"], 10) << rep.row.dump();
+  EXPECT_DOUBLE_EQ(rep.spread["calls"]["imbalance"].get<double>(), 1.6) << rep.spread.dump();
+}
+
+// The two-run emulation cannot start a rank's program again inside the job: exact W is not
+// available per rank, said in one line (a fake launcher environment is enough to check).
+TEST(Mpi, EmulationAndRepeatUnderALauncherAreBadInput) {
+  Sandbox sb;
+  RunOptions env{.env = {{"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "4"}, {"SLURM_JOB_ID", "77"}}};
+  for (std::vector<std::string> extra : {std::vector<std::string>{"--backend", "emul"},
+                                         std::vector<std::string>{"--repeat", "2"}}) {
+    std::vector<std::string> args{"run", "-q", "--region", "process_quit"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--", fixture("run_exits")});
+    auto r = sb.roofprof(args, env);
+    EXPECT_EQ(r.exit_code(), 2) << r.diag();
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.diag();
+    EXPECT_NE(r.err.find("slurm"), std::string::npos) << r.diag();
+  }
+  // auto falls back to the time backend and says why.
+  auto r = sb.roofprof({"run", "--region", "process_quit", "-o", "p.%j.json", "--",
+                        fixture("run_exits")}, env);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.err.find("backend time: a rank of an MPI job (slurm)"), std::string::npos) << r.diag();
+  json res = load_result(r, "p.77.2.json");  // %j expanded, the rank added
+  EXPECT_EQ(res["job"], json::parse(R"({"launcher":"slurm","rank":2,"size":4,"id":"77"})"));
+  EXPECT_EQ(res["backend"], "time");
+}
+
+TEST(Mpi, RankPlaceholderOutsideALauncherIsBadInput) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "-q", "--backend", "time", "--region", "process_quit", "-o",
+                        "prof.%r.json", "--", fixture("run_exits")});
+  EXPECT_EQ(r.exit_code(), 2) << r.diag();
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.diag();
+  EXPECT_NE(r.err.find("%r"), std::string::npos) << r.diag();
+  EXPECT_FALSE(fs::exists(sb.path("prof.%r.json")));
+}
+
+}  // namespace
+}  // namespace it
