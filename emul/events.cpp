@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "preload/record_format.h"
 
 namespace roofprof::emul {
 
@@ -22,6 +23,7 @@ struct EventParser::File {
   std::vector<uint64_t> process;                 // cumulative for the process
   bool ended = false;                            // "Z" seen
   bool exec_pending = false;                     // "E" not followed by "e"
+  std::map<uint64_t, std::vector<regions::RegionId>> agent_regions;  // "N" lines
 };
 
 // Cumulative counts of the file currently describing each pid, in the run's scope.
@@ -71,8 +73,9 @@ bool to_u64(std::string_view s, uint64_t& v, int base = 10) {
 
 }  // namespace
 
-EventParser::EventParser(std::vector<Probe> probes, regions::Scope scope, regions::Tracker::Sink sink)
-    : probes_(std::move(probes)), scope_(scope), sink_(std::move(sink)) {
+EventParser::EventParser(std::vector<Probe> probes, regions::Scope scope, regions::Tracker::Sink sink,
+                         AgentRegions agent_regions)
+    : probes_(std::move(probes)), scope_(scope), sink_(std::move(sink)), agent_regions_(std::move(agent_regions)) {
   counts_ = std::make_unique<Counts>(scope_, n_counters_);
   tracker_ = std::make_unique<regions::Tracker>(*counts_, [this](regions::Instance&& inst) {
     auto it = std::find(open_order_.rbegin(), open_order_.rend(), inst.region);
@@ -189,6 +192,54 @@ void EventParser::on_departure(File& f, std::string_view* tok, size_t n) {
   }
 }
 
+void EventParser::on_agent_name(File& f, std::string_view* tok, size_t n) {
+  uint64_t region, spec;
+  if (n != 4 || !to_u64(tok[1], region) || !to_u64(tok[2], spec))
+    throw UserError(fmt::format("{}:{}: malformed agent region line", f.name, f.lineno));
+  f.agent_regions[region] = agent_regions_ ? agent_regions_(uint32_t(spec), std::string(tok[3]))
+                                           : std::vector<regions::RegionId>{};
+}
+
+namespace {
+
+CloseReason agent_reason(uint64_t code) {
+  switch (code) {
+    case RP_REASON_RETURN: return CloseReason::Return;
+    case RP_REASON_LONGJMP: return CloseReason::Longjmp;
+    case RP_REASON_EXCEPTION: return CloseReason::Exception;
+    case RP_REASON_THREAD_EXIT: return CloseReason::ThreadExit;
+    case RP_REASON_PROCESS_EXIT: return CloseReason::ProcessExit;
+    case RP_REASON_CRASH: return CloseReason::Crash;
+    default: return CloseReason::Unwound;
+  }
+}
+
+}  // namespace
+
+// An agent record with the tool's counts: what preload::Replay does with a native record.
+void EventParser::on_agent_record(File& f, std::string_view* tok, size_t n) {
+  uint64_t kind, reason, region, tid, sp;
+  if (n < 6 || !to_u64(tok[1], kind) || !to_u64(tok[2], reason) || !to_u64(tok[3], region) ||
+      !to_u64(tok[4], tid) || !to_u64(tok[5], sp, 16))
+    throw UserError(fmt::format("{}:{}: malformed agent record", f.name, f.lineno));
+  update(f, Tid(tid), tok + 6, n - 6, true);
+  if (!f.process.empty()) instructions_ = f.process[0];
+  Boundary b{f.pid, Tid(tid), sp, 0};
+  switch (kind) {
+    case RP_ENTER: {
+      auto it = f.agent_regions.find(region);
+      if (it == f.agent_regions.end())
+        throw UserError(fmt::format("{}:{}: agent region {} was never named", f.name, f.lineno, region));
+      for (regions::RegionId id : it->second) opened(tracker_->enter(id, b), id);
+      break;
+    }
+    case RP_STACK_AT: tracker_->stack_at(b, agent_reason(reason)); break;
+    case RP_THREAD_EXIT: tracker_->thread_exit(b, agent_reason(reason)); break;
+    case RP_PROCESS_EXIT: tracker_->process_exit(f.pid, 0, agent_reason(reason)); break;
+    default: throw UserError(fmt::format("{}:{}: unknown agent record kind {}", f.name, f.lineno, kind));
+  }
+}
+
 void EventParser::line(int id, std::string_view text) {
   File& f = file(id);
   ++f.lineno;
@@ -227,6 +278,8 @@ void EventParser::line(int id, std::string_view text) {
   switch (tok[0].size() == 1 ? tok[0][0] : '?') {
     case 'P': on_probe(f, tok, n); break;
     case 'R': on_departure(f, tok, n); break;
+    case 'N': on_agent_name(f, tok, n); break;
+    case 'A': on_agent_record(f, tok, n); break;
     case 'X':
       if (n < 3 || !to_u64(tok[1], tid)) throw bad("malformed thread exit");
       update(f, Tid(tid), tok + 3, n - 3, true);

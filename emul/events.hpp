@@ -13,6 +13,10 @@
 //   Z <exit code> <process deltas>
 //   K <instructions> <ms>         progress
 //   M <bias> <n> <path>           an object with n probes was mapped
+//   N <region> <spec> <symbol>    the in-process agent's region id <region> (emul/tool/rp_agent.c)
+//   A <kind> <reason> <region> <tid> <sp> ...
+//                                 one record of the agent (preload/record_format.h), fed to
+//                                 the Tracker as preload::Replay feeds a native record
 // The region semantics stay in the Tracker; this class only translates:
 //   P: stack_at(sp, Unwound) (frames below sp are gone), then stops, starts and entries;
 //   R r: stack_at(sp - 8, Unwound) then stack_at(sp, Return); R l/x/j: stack_at(sp,
@@ -20,6 +24,7 @@
 //   Crash when the image died of a signal or the file ends without "Z" or "E").
 // Instances carry no time (begin_ns = end_ns = 0): emulated time means nothing.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,9 +38,14 @@
 
 namespace roofprof::emul {
 
+// The planner's regions of an agent region (spec index, raw symbol), as
+// preload::RegionNames::regions_for gives them in the native run.
+using AgentRegions = std::function<std::vector<regions::RegionId>(uint32_t spec, const std::string& symbol)>;
+
 class EventParser {
  public:
-  EventParser(std::vector<Probe> probes, regions::Scope scope, regions::Tracker::Sink sink);
+  EventParser(std::vector<Probe> probes, regions::Scope scope, regions::Tracker::Sink sink,
+              AgentRegions agent_regions = {});
   ~EventParser();
   EventParser(const EventParser&) = delete;
   EventParser& operator=(const EventParser&) = delete;
@@ -66,11 +76,14 @@ class EventParser {
   void update(File& f, regions::Tid tid, std::string_view* tok, size_t ntok, bool with_process);
   void on_probe(File& f, std::string_view* tok, size_t n);
   void on_departure(File& f, std::string_view* tok, size_t n);
+  void on_agent_name(File& f, std::string_view* tok, size_t n);
+  void on_agent_record(File& f, std::string_view* tok, size_t n);
   void opened(bool did, regions::RegionId region);
 
   std::vector<Probe> probes_;
   regions::Scope scope_;
   regions::Tracker::Sink sink_;
+  AgentRegions agent_regions_;
   std::unique_ptr<Counts> counts_;
   std::unique_ptr<regions::Tracker> tracker_;
   std::map<int, std::unique_ptr<File>> files_;

@@ -455,6 +455,7 @@ IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGuestLayout
    if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
    if (!rp_clo_instrument) return sbIn;
    rp_resolve_probes_for((Addr)vge->base[0]);
+   if (rp_in_agent((Addr)vge->base[0])) return sbIn; /* the agent's code counts nothing */
 
    Ctx c;
    VG_(memset)(&c, 0, sizeof c);

@@ -222,6 +222,7 @@ static void fork_child(ThreadId tid)
    /* The buffer and file belong to the parent. Start a file of our own whose first
       values are cumulative (deltas from zero). */
    rp_out_drop();
+   rp_agent_fork_child();
    for (UInt i = 0; i < VG_N_THREADS; i++)
       if (i != tid) rp_threads[i].used = False;
    VG_(memset)(rp_threads[tid].last, 0, sizeof rp_threads[tid].last);
@@ -337,6 +338,7 @@ static void pre_clo_init(void)
    VG_(basic_tool_funcs)(post_clo_init, rp_instrument, fini);
    VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+   VG_(needs_client_requests)(rp_agent_request);
    VG_(track_start_client_code)(start_client_code);
    VG_(track_pre_thread_ll_create)(thread_created);
    VG_(track_pre_thread_ll_exit)(thread_exited);

@@ -2,6 +2,7 @@
  *   rp_main.c        counters and threads, the helpers generated code calls, options, setup
  *   rp_out.c         the event file
  *   rp_probes.c      probe addresses, resolved per loaded object
+ *   rp_agent.c       boundaries reported by the in-process agent (client requests)
  *   rp_instrument.c  decoding, flop classes, instrumentation
  *   rp_cache.c       the cache hierarchy simulator */
 #ifndef RP_TOOL_H
@@ -84,6 +85,11 @@ void rp_load_probes(void);
 void rp_resolve_probes_for(Addr a);
 Int rp_slot_at(Addr a); /* -1: no probe there */
 const Slot* rp_slot(Int slot);
+
+/* rp_agent.c: boundaries from the in-process agent (client requests) */
+Bool rp_agent_request(ThreadId tid, UWord* args, UWord* ret);
+Bool rp_in_agent(Addr a); /* the agent's code: not counted */
+void rp_agent_fork_child(void);
 
 /* rp_instrument.c */
 extern Bool rp_clo_cache_sim;

@@ -29,7 +29,9 @@ static void after_fork_child(void) {
   rp.pid = getpid();
   if (!rp.enabled) return;
   rp_counters_close_process(); /* the parent's threads */
-  if (rp.follow_fork && rp.active && rp_file_create(parent) == 0) {
+  if (rp.emul) {
+    if (!rp.follow_fork) rp.active = 0; /* the tool writes the child's own event file */
+  } else if (rp.follow_fork && rp.active && rp_file_create(parent) == 0) {
     if (rp.scope == RP_SCOPE_PROCESS) rp_counters_open_process();
   } else {
     rp.active = 0;
@@ -58,8 +60,13 @@ void rp_start(void) {
     rp_log("trampoline table has the wrong size; agent off");
     return;
   }
-  if (rp_threads_init() != 0 || rp_file_create(getppid()) != 0) return;
-  if (rp.scope == RP_SCOPE_PROCESS) rp_counters_open_process();
+  if (rp_threads_init() != 0) return;
+  if (rp.emul) {
+    if (rp_emul_start() != 0) return;
+  } else {
+    if (rp_file_create(getppid()) != 0) return;
+    if (rp.scope == RP_SCOPE_PROCESS) rp_counters_open_process();
+  }
   rp.enabled = 1;
   rp.active = 1;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -64,6 +64,7 @@ struct rp_agent {
   pid_t consumer_pid;  /* ROOFPROF_AGENT_CONSUMER */
   uint64_t ring_slots;
   int debug;
+  int emul; /* ROOFPROF_AGENT_EMUL: boundaries go to roofprof's valgrind tool (emul.c) */
 
   /* this process */
   pid_t pid;
@@ -143,6 +144,10 @@ RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
 RP_HIDDEN void rp_thread_exiting(void);
 RP_HIDDEN void rp_process_exiting(void);
 RP_HIDDEN void rp_process_crashing(void);  /* from a fatal signal's handler */
+
+/* emul.c: inside roofprof's valgrind tool */
+RP_HIDDEN int rp_emul_start(void); /* 0: the tool answered; no record file, no counters */
+RP_HIDDEN void rp_emul_emit(int kind, int reason, uint32_t region, uint64_t sp);
 
 /* crash.c */
 RP_HIDDEN void rp_crash_handlers_install(void);

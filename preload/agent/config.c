@@ -7,6 +7,9 @@
  *   ROOFPROF_AGENT_FOLLOW_FORK 1: other processes (fork children, exec'd children) record too
  *   ROOFPROF_AGENT_CONSUMER    pid of the process draining the ring (0: nobody)
  *   ROOFPROF_AGENT_RING        ring slots per process (power of two, default 65536)
+ *   ROOFPROF_AGENT_EMUL        1: inside roofprof's valgrind tool: boundaries are client
+ *                              requests (emul.c); no record file (ROOFPROF_AGENT_DIR unused),
+ *                              no perf counters
  *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr */
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -58,9 +61,12 @@ static int parse_events(const char *text) {
 }
 
 int rp_config_read(void) {
+  rp.emul = env_long("ROOFPROF_AGENT_EMUL", 0) != 0;
   const char *dir = getenv("ROOFPROF_AGENT_DIR");
-  if (!dir || !*dir || strlen(dir) >= sizeof rp.dir) return -1;
-  strcpy(rp.dir, dir);
+  if (!rp.emul) {
+    if (!dir || !*dir || strlen(dir) >= sizeof rp.dir) return -1;
+    strcpy(rp.dir, dir);
+  }
   rp.debug = env_long("ROOFPROF_AGENT_DEBUG", 0) != 0;
   rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
   rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);
