@@ -216,6 +216,12 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
                                 options.valgrind));
   if (find_program(argv[0]).empty()) throw UserError(fmt::format("cannot execute {}: not found or not executable", argv[0]));
   std::string tool_dir = find_tool_dir(options.tool_dir);
+  std::string agent_library;
+  if (options.agent) {
+    agent_library = tool_dir + "/libroofprof-preload.so";
+    if (!fs::exists(agent_library))
+      throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", agent_library));
+  }
   std::vector<CacheLevel> cache;
   if (options.cache_sim) {
     cache = options.cache.empty() ? host_cache_geometry() : options.cache;
@@ -243,7 +249,9 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
   args.insert(args.end(), argv.begin(), argv.end());
 
   Result result;
-  EventParser parser(probes, options.scope, [&](regions::Instance&& inst) { result.instances.push_back(std::move(inst)); });
+  EventParser parser(
+      probes, options.scope, [&](regions::Instance&& inst) { result.instances.push_back(std::move(inst)); },
+      options.agent ? options.agent->region_ids : AgentRegions{});
   EventFiles files(events_dir, parser);
 
   if (options.progress)
@@ -257,6 +265,17 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
     setenv("VALGRIND_LIB", tool_dir.c_str(), 1);
     // valgrind runs one thread at a time: spinning OpenMP workers only burn time slices.
     setenv("OMP_WAIT_POLICY", "passive", 0);
+    if (options.agent) {
+      const char* old = std::getenv("LD_PRELOAD");
+      std::string preload = agent_library + (old && *old ? std::string(":") + old : "");
+      setenv("LD_PRELOAD", preload.c_str(), 1);
+      setenv("ROOFPROF_AGENT_EMUL", "1", 1);
+      setenv("ROOFPROF_AGENT_REGIONS", options.agent->regions.c_str(), 1);
+      setenv("ROOFPROF_AGENT_PID", std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
+      setenv("ROOFPROF_AGENT_FOLLOW_FORK", options.follow_exec ? "1" : "0", 1);
+      unsetenv("ROOFPROF_AGENT_DIR");
+      unsetenv("ROOFPROF_AGENT_EVENTS");
+    }
     std::vector<char*> cargv;
     for (auto& a : args) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);

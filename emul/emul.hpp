@@ -4,10 +4,12 @@
 // the traffic at L2, L3 and DRAM). See docs/emulation.md.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "emul/cache_geometry.hpp"
+#include "emul/events.hpp"
 #include "emul/probes.hpp"
 #include "regions/tracker.hpp"
 
@@ -27,6 +29,15 @@ struct Options {
   bool progress = false;
   std::function<std::string(regions::RegionId)> region_name;  // for the progress line
   std::string valgrind = "valgrind";
+  // Function regions marked by the in-process agent instead of the tool's entry probes: the
+  // emulated twin of `roofprof run --no-ptrace` (same hooks, same shadow stack). The agent is
+  // preloaded with ROOFPROF_AGENT_EMUL=1 and reports its boundaries as client requests.
+  // The agent is libroofprof-preload.so next to the tool (tool_dir).
+  struct Agent {
+    std::string regions;      // ROOFPROF_AGENT_REGIONS ("SPEC:PATTERN" lines)
+    AgentRegions region_ids;  // (spec, raw symbol) -> the planner's regions
+  };
+  std::optional<Agent> agent;
   // Directory holding roofprof-amd64-linux; "" = <dir of the running executable>/../lib/roofprof,
   // else the build tree's.
   std::string tool_dir;

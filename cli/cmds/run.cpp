@@ -9,6 +9,7 @@
 #include "cli/agent_run.hpp"
 #include "cli/assemble.hpp"
 #include "cli/command.hpp"
+#include "cli/emul_agent.hpp"
 #include "cli/emul_merge.hpp"
 #include "cli/groups.hpp"
 #include "common/error.hpp"
@@ -154,7 +155,12 @@ int run(const RunOptions& o) {
     eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
     if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
     try {
-      auto emulated = emul::run(o.command, emulation_probes(planner), eo);
+      // The emulated run marks regions the way the native run did: with --no-ptrace the agent's
+      // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
+      std::vector<emul::Probe> probes;
+      if (o.no_ptrace) eo.agent = emulation_agent(planner);
+      else probes = emulation_probes(planner);
+      auto emulated = emul::run(o.command, probes, eo);
       for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
       groups.add_emulated(emulated);
     } catch (const UserError& e) {

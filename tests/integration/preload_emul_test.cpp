@@ -1,0 +1,76 @@
+// roofprof run --no-ptrace --backend emul: the emulated run marks regions with the in-process
+// agent too (client requests to the valgrind tool), so a region covers the same calls as in
+// the native agent run; the agent's own instructions count nowhere, so the counts equal those
+// of the tool's entry probes (the breakpoint run's emulated twin) exactly.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+RunResult emul_run(Sandbox& sb, bool agent, const std::string& region, const std::vector<std::string>& program,
+                   const std::string& out) {
+  std::vector<std::string> args{"run", "--backend", "emul", "--no-cache-sim", "-q", "-o", out, "--region", region};
+  if (agent) args.insert(args.begin() + 1, "--no-ptrace");
+  args.push_back("--");
+  args.push_back(fixture(program.at(0)));
+  args.insert(args.end(), program.begin() + 1, program.end());
+  return sb.roofprof(args);
+}
+
+double num_at(const json& reg, const char* a, const char* b, const char* c) { return reg[a][b][c].get<double>(); }
+
+// pre_dgemm_ (-O0, libpre_a.so) with m=3, n=2, k=4: 2mnk multiply-adds and, per element of C,
+// alpha*s, beta*c and their sum: 2*24 + 3*6 = 66 flops per call, all scalar double.
+TEST(PreloadEmul, HookedLibraryRegionHasExactWork) {
+  Sandbox sb;
+  auto r = emul_run(sb, true, "pre_dgemm_", {"pre_app", "dgemm", "3"}, "agent.json");
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "agent.json");
+  json reg = region(doc, "pre_dgemm_");
+  ASSERT_FALSE(reg.is_null()) << r.diag();
+  EXPECT_EQ(calls(reg), 3) << reg.dump();
+  EXPECT_EQ(reg["sources"]["flops"], "emul") << reg.dump();
+  EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), 3.0 * 66) << reg.dump();
+  EXPECT_DOUBLE_EQ(reg["flops_by_class"]["dp_scalar"].get<double>(), 3.0 * 66) << reg.dump();
+  EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+}
+
+// Same region, same program: agent-marked (--no-ptrace) and probe-marked (breakpoints) emulated
+// runs give identical instructions, flops and L1 bytes. Any instruction of the agent's
+// trampolines, C code or register saves counted in the region would break the equality.
+TEST(PreloadEmul, AgentMarkedCountsEqualProbeMarkedCounts) {
+  Sandbox sb;
+  auto a = emul_run(sb, true, "pre_b_work", {"pre_app", "lib2lib", "50"}, "agent.json");
+  ASSERT_EQ(a.exit_code(), 0) << a.diag();
+  auto p = emul_run(sb, false, "pre_b_work", {"pre_app", "lib2lib", "50"}, "probes.json");
+  ASSERT_EQ(p.exit_code(), 0) << p.diag();
+  json ra = region(load_result(a, "agent.json"), "pre_b_work");
+  json rp = region(load_result(p, "probes.json"), "pre_b_work");
+  ASSERT_FALSE(ra.is_null()) << a.diag();
+  ASSERT_FALSE(rp.is_null()) << p.diag();
+  EXPECT_EQ(calls(ra), 50);
+  EXPECT_EQ(calls(rp), 50);
+  // pre_b_work(x, 10) at -O0: a multiply and an add per iteration.
+  EXPECT_DOUBLE_EQ(ra["flops"].get<double>(), 50.0 * 20) << ra.dump();
+  EXPECT_DOUBLE_EQ(ra["flops"].get<double>(), rp["flops"].get<double>());
+  EXPECT_DOUBLE_EQ(ra["instructions"].get<double>(), rp["instructions"].get<double>()) << ra.dump() << rp.dump();
+  EXPECT_DOUBLE_EQ(num_at(ra, "bytes", "L1", "read"), num_at(rp, "bytes", "L1", "read")) << ra.dump() << rp.dump();
+  EXPECT_DOUBLE_EQ(num_at(ra, "bytes", "L1", "write"), num_at(rp, "bytes", "L1", "write")) << ra.dump() << rp.dump();
+  EXPECT_GT(num_at(ra, "bytes", "L1", "read"), 0.0);
+}
+
+// A region left by longjmp closes as it does in the native agent run (the agent's interposed
+// longjmp reports it), with the work done up to the jump.
+TEST(PreloadEmul, LongjmpClosesTheRegionAsNatively) {
+  Sandbox sb;
+  auto r = emul_run(sb, true, "pre_jumper", {"pre_app", "longjmp"}, "agent.json");
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json reg = region(load_result(r, "agent.json"), "pre_jumper");
+  ASSERT_FALSE(reg.is_null()) << r.diag();
+  EXPECT_EQ(calls(reg), 2) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "longjmp"), 1) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "return"), 1) << reg.dump();
+}
+
+}  // namespace
+}  // namespace it
