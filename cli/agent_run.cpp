@@ -2,6 +2,8 @@
 // its record files drained while it runs (preload::Collector), no ptrace at all.
 #include "cli/agent_run.hpp"
 
+#include "cli/agent_env.hpp"
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,26 +21,14 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/program.hpp"
-#include "counters/software_events.hpp"
 #include "preload/collector.hpp"
 #include "symbolizer/elf_file.hpp"
-
-extern char** environ;
 
 namespace roofprof::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// The agent next to this roofprof: <bin>/../lib/roofprof/libroofprof-preload.so.
-std::string agent_library() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  fs::path lib = self.parent_path().parent_path() / "lib" / "roofprof" / "libroofprof-preload.so";
-  if (ec || !fs::exists(lib)) throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", lib.string()));
-  return lib.string();
-}
 
 // What the agent cannot do, said before the program starts.
 std::string check_and_resolve(const tracer::SessionOptions& so, const probes::Planner& planner) {
@@ -61,71 +51,6 @@ std::string check_and_resolve(const tracer::SessionOptions& so, const probes::Pl
     throw UserError(fmt::format("'{}' is statically linked: the in-process agent cannot be loaded into it "
                                 "(LD_PRELOAD needs the dynamic linker); run without --no-ptrace", prog));
   return path;
-}
-
-std::string events_setting(const counters::Backend& backend) {
-  std::string out;
-  for (const auto& e : backend.events()) {
-    const counters::SoftwareEvent* found = nullptr;
-    for (const auto& s : counters::software_events())
-      if (e.name == s.name) found = &s;
-    if (!found)
-      throw UserError(fmt::format("--no-ptrace counts software events only; '{}' is not one", e.name));
-    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", 1 /* PERF_TYPE_SOFTWARE */, found->config);
-  }
-  if (backend.events().size() > RP_MAX_EVENTS)
-    throw UserError(fmt::format("--no-ptrace counts at most {} events", RP_MAX_EVENTS));
-  return out;
-}
-
-std::string regions_setting(const probes::Planner& planner) {
-  std::string out;
-  const auto& specs = planner.specs();
-  for (size_t i = 0; i < specs.size(); ++i) out += fmt::format("{}:{}\n", i, specs[i].start.symbol);
-  return out;
-}
-
-// A directory for the record files, removed afterwards.
-class RecordDir {
- public:
-  RecordDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/roofprof-agent-XXXXXX";
-    if (!mkdtemp(tmpl.data())) throw UserError(advice_for_errno(errno, "creating a directory for the agent's records"));
-    path_ = tmpl;
-  }
-  ~RecordDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// The environment of the program: ours, with the agent preloaded and configured. The
-// ROOFPROF_AGENT_PID entry has room for the child to write its own pid after fork.
-struct ChildEnv {
-  std::vector<std::string> entries;
-  std::vector<char*> pointers;
-  size_t pid_entry = 0;
-};
-
-ChildEnv child_environment(const std::map<std::string, std::string>& set) {
-  ChildEnv e;
-  for (char** p = environ; *p; ++p) {
-    std::string kv = *p;
-    std::string key = kv.substr(0, kv.find('='));
-    if (set.count(key) || key == "LD_PRELOAD" || key == "ROOFPROF_AGENT_PID") continue;
-    e.entries.push_back(kv);
-  }
-  for (const auto& [k, v] : set) e.entries.push_back(k + "=" + v);
-  e.pid_entry = e.entries.size();
-  e.entries.push_back("ROOFPROF_AGENT_PID=" + std::string(20, ' '));
-  for (auto& s : e.entries) e.pointers.push_back(s.data());
-  e.pointers.push_back(nullptr);
-  return e;
 }
 
 // SIGINT/SIGTERM sent to roofprof by another process are passed on to the program; those the
@@ -162,34 +87,13 @@ class SignalForwarding {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-void write_pid(char* entry, pid_t pid) {
-  char digits[16];
-  int n = 0;
-  for (unsigned v = unsigned(pid); v || n == 0; v /= 10) digits[n++] = char('0' + v % 10);
-  char* out = entry + std::strlen("ROOFPROF_AGENT_PID=");
-  while (n) *out++ = digits[--n];
-  *out = '\0';
-}
-
 }  // namespace
 
 tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters::Backend& backend,
                                       probes::Planner& planner, const regions::Tracker::Sink& sink) {
   std::string path = check_and_resolve(so, planner);
   RecordDir dir;
-  std::map<std::string, std::string> settings = {
-      {"ROOFPROF_AGENT_DIR", dir.path()},
-      {"ROOFPROF_AGENT_REGIONS", regions_setting(planner)},
-      {"ROOFPROF_AGENT_SCOPE", so.scope == regions::Scope::Thread ? "thread" : "process"},
-      {"ROOFPROF_AGENT_EVENTS", events_setting(backend)},
-      {"ROOFPROF_AGENT_FOLLOW_FORK", so.follow_fork ? "1" : "0"},
-      {"ROOFPROF_AGENT_CONSUMER", std::to_string(::getpid())},
-  };
-  std::string preload = agent_library();
-  if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
-  settings["LD_PRELOAD"] = preload;
-  if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;
-  ChildEnv env = child_environment(settings);
+  ChildEnv env(agent_settings(so, backend, planner, dir.path()));
   std::vector<char*> argv;
   for (const auto& a : so.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -201,8 +105,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   pid_t child = ::fork();
   if (child < 0) throw UserError(advice_for_errno(errno, "fork"));
   if (child == 0) {
-    write_pid(env.pointers[env.pid_entry], ::getpid());
-    ::execve(path.c_str(), argv.data(), env.pointers.data());
+    ::execve(path.c_str(), argv.data(), env.for_child(::getpid()));
     std::fprintf(stderr, "roofprof: cannot run '%s': %s\n", so.argv[0].c_str(), std::strerror(errno));
     _exit(127);
   }
@@ -230,6 +133,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   if (WIFSIGNALED(status)) out.term_signal = WTERMSIG(status);
   out.complete = collector.complete();
   out.warnings = collector.warnings();
+  if (std::getenv("ROOFPROF_AGENT_EVICT_BYTES")) out.cache_evictions = collector.evictions();  // --cache-state cold
   if (!collector.has_file_of(child) && !(WIFEXITED(status) && WEXITSTATUS(status) == 127))
     out.warnings.push_back("the in-process agent did not start in the program (LD_PRELOAD ignored, e.g. a setuid "
                            "program, or a script that runs it as a child without --follow-fork): nothing was measured");

@@ -23,6 +23,8 @@ class CallGroups {
   // The group key of a call of `region` whose arguments `args` shows; "" when the region has no
   // known signature or the arguments cannot be read.
   std::string key_for(regions::RegionId region, signatures::ArgReader& args);
+  // Whether calls of `region` are grouped by their arguments (a known signature).
+  bool has_signature(regions::RegionId region) { return signature_of(region) != nullptr; }
   // A finished native call.
   void add(const regions::Instance& inst);
   // The emulated run's calls: per-call W and Q for regions whose call counts match.

@@ -34,8 +34,12 @@ bool ends_with(const std::string& s, const char* suffix) {
 }  // namespace
 
 Collector::Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
-                     regions::Tracker::Sink sink)
-    : dir_(std::move(dir)), planner_(planner), names_(planner), replay_(scope, n_events, std::move(sink)) {}
+                     regions::Tracker::Sink sink, bool tracer_plans)
+    : dir_(std::move(dir)),
+      planner_(planner),
+      names_(planner),
+      replay_(scope, n_events, std::move(sink)),
+      tracer_plans_(tracer_plans) {}
 
 void Collector::open_new_files() {
   DIR* d = ::opendir(dir_.c_str());
@@ -54,7 +58,7 @@ void Collector::open_new_files() {
 
 void Collector::map_regions(Source& s) {
   AgentTable t = parse_table(s.file->table());
-  names_.add_modules(t);
+  if (!tracer_plans_) names_.add_modules(t);
   for (const auto& [id, r] : t.regions) {
     if (id >= s.ids.size()) {
       s.ids.resize(id + 1);
@@ -165,6 +169,7 @@ std::vector<std::string> Collector::warnings() const {
   for (const auto& line : agent_lines) w.push_back("agent: " + line);
   for (const auto& sym : unnamed_)
     w.push_back(fmt::format("the agent hooked '{}' but no region of roofprof matches it; its calls are not counted", sym));
+  if (tracer_plans_) return w;  // the combined mode's runner says what was not measured
   std::string unhooked;
   const auto& infos = planner_.regions();
   for (size_t id = 0; id < infos.size(); ++id) {

@@ -19,8 +19,10 @@ namespace roofprof::preload {
 
 class Collector {
  public:
+  // `tracer_plans`: the combined mode, where the tracer gives the planner every module (the
+  // agent's module list is not planned again) and says itself what is not measured.
   Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
-            regions::Tracker::Sink sink);
+            regions::Tracker::Sink sink, bool tracer_plans = false);
 
   // Opens new files and drains every open one; a file whose process is gone (or replaced by
   // exec) is drained to its end and what it left open is closed. Returns records replayed.
@@ -38,6 +40,8 @@ class Collector {
   std::vector<std::string> warnings() const;
   bool complete() const;  // false when the agent lost records
   bool has_file_of(int pid) const;
+  // Planner regions the agent hooked at least once.
+  const std::set<regions::RegionId>& hooked() const { return hooked_; }
 
  private:
   struct Source {
@@ -64,6 +68,7 @@ class Collector {
   std::set<std::string> unnamed_;                // agent symbols the planner has no region for
   std::vector<std::string> agent_warnings_;
   int root_pid_ = 0;
+  bool tracer_plans_ = false;
 };
 
 }  // namespace roofprof::preload

@@ -125,8 +125,10 @@ void Session::launch() {
   pid_t pid = fork();
   if (pid < 0) throw UserError(advice_for_errno(errno, "fork"));
   if (pid == 0) {
+    char* const* env = opts_.child_env ? opts_.child_env() : nullptr;
     raise(SIGSTOP);  // wait to be seized
-    execv(path.c_str(), argv.data());
+    if (env) execve(path.c_str(), argv.data(), env);
+    else execv(path.c_str(), argv.data());
     std::fprintf(stderr, "roofprof: cannot run '%s': %s\n", prog.c_str(), std::strerror(errno));
     _exit(127);
   }
@@ -235,7 +237,25 @@ SessionOutcome Session::run() {
 // ---------------------------------------------------------------------------------------
 // The dispatcher
 
+namespace {
+void wake_on_child(int) {}  // SIGCHLD only interrupts the combined mode's sleep
+}  // namespace
+
 void Session::loop() {
+  struct sigaction old_chld {};
+  if (opts_.agent) {
+    struct sigaction sa {};
+    sa.sa_handler = wake_on_child;  // no SA_RESTART: the wait's nanosleep returns at once
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, &old_chld);
+  }
+  struct RestoreChld {
+    bool on;
+    struct sigaction* old;
+    ~RestoreChld() {
+      if (on) sigaction(SIGCHLD, old, nullptr);
+    }
+  } restore{opts_.agent != nullptr, &old_chld};
   while (!groups_.empty()) {
     if (finish_requested_) {
       if (opts_.attach_pid) detach_all();
@@ -247,13 +267,39 @@ void Session::loop() {
       if (groups_.empty()) break;
     }
     int status = 0;
-    pid_t tid = waitpid(-1, &status, __WALL);
-    if (tid < 0) {
-      if (errno == EINTR) continue;
-      break;  // ECHILD: nothing left to trace
-    }
+    pid_t tid = 0;
+    if (!wait_for_stop(tid, status)) break;  // ECHILD: nothing left to trace
+    if (tid == 0) continue;
     dispatch(tid, WaitStatus(status));
   }
+}
+
+// The next stop (tid 0: none yet, look at interrupts again). In the combined mode the
+// agent's records are drained while waiting: every 2 ms at most while stops keep coming,
+// and the wait sleeps at most 2 ms (SIGCHLD cuts it short). False: nothing left to trace.
+bool Session::wait_for_stop(pid_t& tid, int& status) {
+  if (!opts_.agent) {
+    tid = waitpid(-1, &status, __WALL);
+    if (tid < 0 && errno == EINTR) tid = 0;
+    return tid >= 0;
+  }
+  constexpr int64_t kPollNs = 2'000'000;
+  int64_t now = monotonic_ns();
+  size_t replayed = 0;
+  if (now - last_agent_poll_ns_ >= kPollNs) {
+    replayed = opts_.agent->poll();
+    last_agent_poll_ns_ = now;
+  }
+  tid = waitpid(-1, &status, __WALL | WNOHANG);
+  if (tid < 0) {
+    if (errno == EINTR) tid = 0;
+    return tid >= 0;
+  }
+  if (tid == 0 && replayed == 0) {
+    struct timespec ts {0, kPollNs};
+    nanosleep(&ts, nullptr);
+  }
+  return true;
 }
 
 void Session::dispatch(pid_t tid, WaitStatus ws) {
@@ -323,6 +369,7 @@ void Session::on_new_child(Task& parent, int event) {
       g.counters->add_thread(child);
       g.modules = pg.modules;
       g.initial_check_done = true;
+      if (opts_.agent && !shares_memory) opts_.agent->forked(pg.tgid, child);
     } else if (shares_memory) {
       g.detach_at_exec = true;
     } else {
@@ -443,10 +490,16 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
     else if (ws.type() == WaitStatus::Type::FatalSignal) outcome_.term_signal = ws.fatal_sig();
     g_wake_tid.store(0);
   }
+  int64_t now = monotonic_ns();
   if (g.measured)
-    tracker_.process_exit(tgid, monotonic_ns(),
+    tracker_.process_exit(tgid, now,
                           ws.type() == WaitStatus::Type::FatalSignal ? regions::CloseReason::Crash
                                                                      : regions::CloseReason::ProcessExit);
+  if (tgid == main_pid_ && opts_.agent && !root_ended_) {
+    // Everything the agent wrote survives the process: drained to the end now.
+    root_ended_ = true;
+    opts_.agent->root_ended(tgid, now, outcome_.term_signal.value_or(0));
+  }
   groups_.erase(tgid);
 }
 
@@ -573,6 +626,10 @@ void Session::kill_all() {
     if (tid == main_pid_ && WIFSIGNALED(status)) outcome_.term_signal = WTERMSIG(status);
   }
   groups_.clear();
+  if (opts_.agent && !root_ended_ && main_pid_ > 0) {
+    root_ended_ = true;
+    opts_.agent->root_ended(main_pid_, now, outcome_.term_signal.value_or(0));
+  }
 }
 
 }  // namespace roofprof::tracer

@@ -17,6 +17,7 @@
 #include "regions/tracker.hpp"
 #include "signatures/arg_reader.hpp"
 #include "symbolizer/modules.hpp"
+#include "tracer/agent_link.hpp"
 #include "tracer/task.hpp"
 #include "tracer/wait_status.hpp"
 
@@ -32,6 +33,10 @@ struct SessionOptions {
   std::function<void()> on_ready;
   // The group key of a call of a function region, from its arguments at entry ("" = none).
   std::function<std::string(regions::RegionId, signatures::ArgReader&)> group_key;
+  // Combined mode: the in-process agent measures the sites it takes (not owned).
+  AgentLink* agent = nullptr;
+  // The environment of the launched program, called in the child after fork (null: ours).
+  std::function<char* const*()> child_env;
 };
 
 struct SessionOutcome {
@@ -63,6 +68,7 @@ class Session : public regions::CountSource {
   void launch();
   void attach();
   void loop();
+  bool wait_for_stop(pid_t& tid, int& status);
   void dispatch(pid_t tid, WaitStatus ws);
   void resume(Task& t, How how, int sig = 0);
   void on_task_gone(Task& t, WaitStatus ws);
@@ -108,6 +114,8 @@ class Session : public regions::CountSource {
   std::map<pid_t, std::unique_ptr<ThreadGroup>> groups_;
   std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
   pid_t main_pid_ = 0;
+  bool root_ended_ = false;  // the agent link was told (combined mode)
+  int64_t last_agent_poll_ns_ = 0;
   bool detaching_ = false;
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
   int interrupts_seen_ = 0;

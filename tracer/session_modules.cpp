@@ -35,6 +35,9 @@ std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfF
   bool ld_so = starts_with(base, "ld-linux");
   bool libc = starts_with(base, "libc.so") || static_main;
   bool libstdcxx = starts_with(base, "libstdc++.so") || static_main;
+  // The in-process agent (combined mode) interposes __cxa_begin_catch: the program calls the
+  // agent's, whose caller is the catching frame (libstdc++'s is then called one frame lower).
+  bool agent = base == "libroofprof-preload.so";
   std::vector<std::pair<uint64_t, ProbeKind>> out;
   std::set<uint64_t> seen;
   for (const auto& s : elf.functions()) {
@@ -44,7 +47,7 @@ std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfF
                       s.name == "__longjmp_chk"))
       k = ProbeKind::Longjmp;
     else if (libc && (s.name == "exit" || s.name == "_exit" || s.name == "_Exit")) k = ProbeKind::ProcessExiting;
-    else if (libstdcxx && s.name == "__cxa_begin_catch") k = ProbeKind::CatchBegin;
+    else if ((libstdcxx || agent) && s.name == "__cxa_begin_catch") k = ProbeKind::CatchBegin;
     else continue;
     if (seen.insert(s.value).second) out.emplace_back(s.value, k);
   }
@@ -66,13 +69,16 @@ void Session::scan_modules(Task& t) {
   std::string exe_path = n > 0 ? std::string(exe, size_t(n)) : "";
   auto now = symbolizer::loaded_modules(g.tgid, elf_cache_);
   std::set<std::pair<std::string, uint64_t>> present;
+  bool added = false;
   for (const auto& m : now) {
     auto key = std::make_pair(m.path, m.start);
     present.insert(key);
     if (g.modules.count(key)) continue;
     g.modules.emplace(key, m);
     place_probes(t, m, m.path == exe_path);
+    added = true;
   }
+  if (added && g.measured && opts_.agent) opts_.agent->publish(g.tgid);  // before the agent hooks
   for (auto it = g.modules.begin(); it != g.modules.end();) {
     if (present.count(it->first)) {
       ++it;
@@ -87,7 +93,11 @@ void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_m
   ThreadGroup& g = *t.group;
   auto alloc = [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); };
   if (g.measured) {
-    for (const auto& p : planner_.probes_for(*m.elf, is_main)) {
+    auto planned = planner_.probes_for(*m.elf, is_main);
+    std::set<uint64_t> by_agent;
+    if (opts_.agent) by_agent = opts_.agent->take(g.tgid, m, is_main, planned);
+    for (const auto& p : planned) {
+      if (p.role == probes::SiteRole::Entry && by_agent.count(p.address)) continue;
       Probe probe;
       probe.kind = kind_for(p.role);
       probe.region = p.region;

@@ -65,6 +65,7 @@ struct rp_agent {
   uint64_t ring_slots;
   int debug;
   int emul; /* ROOFPROF_AGENT_EMUL: boundaries go to roofprof's valgrind tool (emul.c) */
+  int sites_only; /* ROOFPROF_AGENT_SITES=1 (combined mode): hook only the targets roofprof lists */
 
   /* this process */
   pid_t pid;

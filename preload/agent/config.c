@@ -10,7 +10,8 @@
  *   ROOFPROF_AGENT_EMUL        1: inside roofprof's valgrind tool: boundaries are client
  *                              requests (emul.c); no record file (ROOFPROF_AGENT_DIR unused),
  *                              no perf counters
- *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr */
+ *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr
+ *   ROOFPROF_AGENT_SITES       1: hook only the functions listed in DIR/PID.sites (combined mode) */
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ int rp_config_read(void) {
     strcpy(rp.dir, dir);
   }
   rp.debug = env_long("ROOFPROF_AGENT_DEBUG", 0) != 0;
+  rp.sites_only = env_long("ROOFPROF_AGENT_SITES", 0) != 0;
   rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
   rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);
   rp.consumer_pid = (pid_t)env_long("ROOFPROF_AGENT_CONSUMER", 0);

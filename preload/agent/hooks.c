@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -179,6 +180,37 @@ static int64_t hook_index(uint32_t region, void *target) {
   return i;
 }
 
+/* Combined mode (ROOFPROF_AGENT_SITES=1): the functions roofprof's tracer leaves to the agent,
+ * as absolute addresses, one hexadecimal number a line in DIR/PID.sites. The tracer rewrites
+ * the file (atomically, by rename) while the program is stopped at the dynamic linker's
+ * notification of new modules, so it is complete whenever a scan reads it. */
+#define MAX_SITES 65536
+static uintptr_t sites[MAX_SITES];
+static size_t n_sites;
+
+static int compare_addr(const void *a, const void *b) {
+  uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void read_sites(void) {
+  n_sites = 0;
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/%d.sites", rp.dir, (int)getpid());
+  FILE *f = fopen(path, "re");
+  if (!f) return;
+  char line[64];
+  while (n_sites < MAX_SITES && fgets(line, sizeof line, f)) sites[n_sites++] = (uintptr_t)strtoull(line, NULL, 16);
+  fclose(f);
+  qsort(sites, n_sites, sizeof sites[0], compare_addr);
+}
+
+static int site_allowed(const void *target) {
+  if (!rp.sites_only) return 1;
+  uintptr_t t = (uintptr_t)target;
+  return bsearch(&t, sites, n_sites, sizeof sites[0], compare_addr) != NULL;
+}
+
 /* Returns 1 when every matching slot of the module is hooked. */
 static int hook_relocations(const struct module *m, const char *path, const struct dyn_info *d,
                             const ElfW(Rela) * rel, size_t bytes, unsigned char *announced) {
@@ -203,6 +235,7 @@ static int hook_relocations(const struct module *m, const char *path, const stru
       complete = 0;
       continue;
     }
+    if (!site_allowed(target)) continue; /* the tracer's breakpoint measures it */
     uint32_t region = region_id((uint32_t)spec, name);
     int64_t hook = region == UINT32_MAX ? -1 : hook_index(region, target);
     if (hook < 0) {
@@ -265,6 +298,7 @@ static void scan_locked(void) {
   int *n = (int *)(mods + MAX_SCAN);
   *n = 0;
   dl_iterate_phdr(collect, mods); /* no lookups inside the callback: it holds the loader's lock */
+  if (rp.sites_only) read_sites();
   for (int i = 0; i < rp.n_modules; ++i) rp.modules[i].present = 0;
   /* Every module is announced before any slot is hooked: a hooked call's region is then
    * always nameable from the modules the table lists. */

@@ -1,0 +1,103 @@
+#include "cli/agent_env.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "counters/software_events.hpp"
+#include "preload/record_format.h"
+
+extern char** environ;
+
+namespace roofprof::cli {
+
+namespace fs = std::filesystem;
+
+std::string events_setting(const counters::Backend& backend) {
+  std::string out;
+  for (const auto& e : backend.events()) {
+    const counters::SoftwareEvent* found = nullptr;
+    for (const auto& s : counters::software_events())
+      if (e.name == s.name) found = &s;
+    if (!found)
+      throw UserError(fmt::format("--no-ptrace counts software events only; '{}' is not one", e.name));
+    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", 1 /* PERF_TYPE_SOFTWARE */, found->config);
+  }
+  if (backend.events().size() > RP_MAX_EVENTS)
+    throw UserError(fmt::format("--no-ptrace counts at most {} events", RP_MAX_EVENTS));
+  return out;
+}
+
+std::string regions_setting(const probes::Planner& planner) {
+  std::string out;
+  const auto& specs = planner.specs();
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].kind == regions::RegionKind::Function) out += fmt::format("{}:{}\n", i, specs[i].start.symbol);
+  return out;
+}
+
+std::string agent_library() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  fs::path lib = self.parent_path().parent_path() / "lib" / "roofprof" / "libroofprof-preload.so";
+  if (ec || !fs::exists(lib)) throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", lib.string()));
+  return lib.string();
+}
+
+std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
+                                                  const probes::Planner& planner, const std::string& dir) {
+  std::map<std::string, std::string> settings = {
+      {"ROOFPROF_AGENT_DIR", dir},
+      {"ROOFPROF_AGENT_REGIONS", regions_setting(planner)},
+      {"ROOFPROF_AGENT_SCOPE", so.scope == regions::Scope::Thread ? "thread" : "process"},
+      {"ROOFPROF_AGENT_EVENTS", events_setting(backend)},
+      {"ROOFPROF_AGENT_FOLLOW_FORK", so.follow_fork ? "1" : "0"},
+      {"ROOFPROF_AGENT_CONSUMER", std::to_string(::getpid())},
+  };
+  std::string preload = agent_library();
+  if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+  settings["LD_PRELOAD"] = preload;
+  if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;
+  return settings;
+}
+
+RecordDir::RecordDir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/roofprof-agent-XXXXXX";
+  if (!mkdtemp(tmpl.data())) throw UserError(advice_for_errno(errno, "creating a directory for the agent's records"));
+  path_ = tmpl;
+}
+
+RecordDir::~RecordDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+ChildEnv::ChildEnv(const std::map<std::string, std::string>& set) {
+  for (char** p = environ; *p; ++p) {
+    std::string kv = *p;
+    std::string key = kv.substr(0, kv.find('='));
+    if (set.count(key) || key == "LD_PRELOAD" || key == "ROOFPROF_AGENT_PID") continue;
+    entries_.push_back(kv);
+  }
+  for (const auto& [k, v] : set) entries_.push_back(k + "=" + v);
+  pid_entry_ = entries_.size();
+  entries_.push_back("ROOFPROF_AGENT_PID=" + std::string(20, ' '));
+  for (auto& s : entries_) pointers_.push_back(s.data());
+  pointers_.push_back(nullptr);
+}
+
+char* const* ChildEnv::for_child(pid_t pid) {
+  char digits[16];
+  int n = 0;
+  for (unsigned v = unsigned(pid); v || n == 0; v /= 10) digits[n++] = char('0' + v % 10);
+  char* out = pointers_[pid_entry_] + std::strlen("ROOFPROF_AGENT_PID=");
+  while (n) *out++ = digits[--n];
+  *out = '\0';
+  return pointers_.data();
+}
+
+}  // namespace roofprof::cli

@@ -1,0 +1,58 @@
+#pragma once
+// What a program started with the in-process agent needs: the agent's path, its settings
+// (docs/preload.md, "Environment variables"), a directory for its record files, and an
+// environment whose ROOFPROF_AGENT_PID the child fills in after fork. Shared by --no-ptrace
+// (cli/agent_run.cpp) and the combined mode (cli/combined_run.cpp).
+#include <sys/types.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "counters/backend.hpp"
+#include "probes/plan.hpp"
+#include "tracer/session.hpp"
+
+namespace roofprof::cli {
+
+// <bin>/../lib/roofprof/libroofprof-preload.so; UserError when missing.
+std::string agent_library();
+
+// ROOFPROF_AGENT_EVENTS: the backend's events as perf software events; UserError for others.
+std::string events_setting(const counters::Backend& backend);
+// ROOFPROF_AGENT_REGIONS: "SPEC:PATTERN" lines of the function specs (span specs are skipped).
+std::string regions_setting(const probes::Planner& planner);
+
+// ROOFPROF_AGENT_* settings and LD_PRELOAD (agent first, then any existing value). Throws
+// UserError for an event the agent cannot count (software events only).
+std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
+                                                  const probes::Planner& planner, const std::string& dir);
+
+// A directory for the record files, removed afterwards.
+class RecordDir {
+ public:
+  RecordDir();
+  ~RecordDir();
+  RecordDir(const RecordDir&) = delete;
+  RecordDir& operator=(const RecordDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Our environment with `set` replacing (and LD_PRELOAD, ROOFPROF_AGENT_PID dropped from) it.
+// The ROOFPROF_AGENT_PID entry has room for the child to write its own pid after fork.
+class ChildEnv {
+ public:
+  explicit ChildEnv(const std::map<std::string, std::string>& set);
+  // For the child after fork (async-signal-safe): writes its pid, returns envp.
+  char* const* for_child(pid_t pid);
+
+ private:
+  std::vector<std::string> entries_;
+  std::vector<char*> pointers_;
+  size_t pid_entry_ = 0;
+};
+
+}  // namespace roofprof::cli

@@ -1,0 +1,136 @@
+#include "cli/combined_run.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "common/clock.hpp"
+#include "common/error.hpp"
+#include "common/program.hpp"
+#include "common/strings.hpp"
+#include "symbolizer/elf_file.hpp"
+#include "symbolizer/got_only.hpp"
+
+namespace roofprof::cli {
+
+CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend,
+                             probes::Planner& planner, regions::Tracker::Sink sink,
+                             std::function<bool(regions::RegionId)> needs_arguments)
+    : planner_(planner),
+      needs_arguments_(std::move(needs_arguments)),
+      env_([&] {
+        auto settings = agent_settings(so, backend, planner, dir_.path());
+        settings.insert_or_assign("ROOFPROF_AGENT_SITES", std::string("1"));  // hook only what take() gave the agent
+        return settings;
+      }()),
+      collector_(dir_.path(), planner, so.scope, backend.events().size(), std::move(sink), true) {}
+
+void CombinedAgent::attach(tracer::SessionOptions& so) {
+  so.agent = this;
+  so.child_env = [this] { return env_.for_child(::getpid()); };
+}
+
+std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
+                                       const std::vector<probes::PlannedProbe>& planned) {
+  if (is_main) sites_[tgid].clear();  // a new image (launch or exec): the old addresses are gone
+  std::string base(path_basename(m.path));
+  // The agent never hooks calls into itself; the dynamic linker's functions are its own.
+  bool never = is_main || base == "libroofprof-preload.so" || base.rfind("ld-linux", 0) == 0;
+  std::set<uint64_t> candidates, vetoed;
+  for (const auto& p : planned) {
+    if (p.role != probes::SiteRole::Entry) continue;
+    candidates.insert(p.address);
+    if (needs_arguments_ && needs_arguments_(p.region)) vetoed.insert(p.address);
+  }
+  for (uint64_t a : vetoed) candidates.erase(a);
+  std::set<uint64_t> taken;
+  if (!never && !candidates.empty()) {
+    try {
+      taken = symbolizer::only_called_through_got(m.elf ? m.elf->path() : m.path, candidates);
+    } catch (const UserError&) {
+      taken.clear();  // unreadable now: breakpoints, as without the agent
+    }
+  }
+  for (const auto& p : planned) {
+    if (p.role == probes::SiteRole::Entry && taken.count(p.address)) {
+      by_agent_.insert(p.region);
+      sites_[tgid].insert(m.bias + p.address);
+    } else {
+      by_breakpoint_.insert(p.region);
+    }
+  }
+  return taken;
+}
+
+void CombinedAgent::publish(pid_t tgid) {
+  std::string path = fmt::format("{}/{}.sites", dir_.path(), tgid);
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    for (uint64_t a : sites_[tgid]) out << fmt::format("{:x}\n", a);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);  // whole or not at all when the agent reads it
+}
+
+void CombinedAgent::forked(pid_t parent, pid_t child) {
+  sites_[child] = sites_[parent];
+  publish(child);
+}
+
+size_t CombinedAgent::poll() { return collector_.poll(); }
+
+void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
+  root_ = pid;
+  collector_.root_ended(pid, end_ns, term_signal);
+}
+
+void CombinedAgent::finish(tracer::SessionOutcome& out) {
+  collector_.finish(monotonic_ns());
+  for (auto& w : collector_.warnings()) out.warnings.push_back(std::move(w));
+  if (!collector_.complete()) out.complete = false;
+  std::string unseen;
+  const auto& infos = planner_.regions();
+  for (regions::RegionId id : by_agent_) {
+    if (by_breakpoint_.count(id) || collector_.hooked().count(id)) continue;
+    unseen += (unseen.empty() ? "'" : ", '") + infos.at(id).name + "'";
+  }
+  if (!unseen.empty()) {
+    bool started = root_ && collector_.has_file_of(root_);
+    out.warnings.push_back(
+        started ? "measured by the in-process agent but never called through the dynamic linker (only through a "
+                  "pointer, e.g. from dlsym), so their calls were not seen and their zero counts are not "
+                  "measurements; run with --no-preload to measure them with breakpoints: " + unseen
+                : "the in-process agent did not start in the program (LD_PRELOAD ignored, e.g. a setuid program), "
+                  "so the calls of these regions were not seen; run with --no-preload: " + unseen);
+  }
+}
+
+void CombinedAgent::add_mechanisms(std::map<regions::RegionId, std::set<std::string>>& out) const {
+  for (regions::RegionId id : by_agent_) out[id].insert("agent");
+  for (regions::RegionId id : by_breakpoint_) out[id].insert("breakpoint");
+}
+
+std::optional<std::string> combined_mode_refusal(const counters::Backend& backend, const std::string& program) {
+  try {
+    events_setting(backend);
+  } catch (const UserError&) {
+    return "the in-process agent counts software events only";
+  }
+  std::string path = find_in_path(program);
+  if (path.empty()) return std::nullopt;  // the tracer says what is wrong with it
+  char head[2] = {0, 0};
+  std::ifstream(path, std::ios::binary).read(head, 2);
+  if (head[0] == '#' && head[1] == '!') return std::nullopt;  // its interpreter loads the agent
+  try {
+    if (!symbolizer::ElfFile::open(path)->has_interp()) return "the program is statically linked";
+  } catch (const UserError&) {
+    return std::nullopt;  // the tracer says what is wrong with it
+  }
+  return std::nullopt;
+}
+
+}  // namespace roofprof::cli

@@ -1,0 +1,59 @@
+#pragma once
+// roofprof run --preload: the combined mode (docs/preload.md, "The combined mode"). The tracer
+// runs the program with the in-process agent in LD_PRELOAD; the agent measures the function
+// sites whose every call goes through the dynamic linker, the tracer plants breakpoints for
+// the rest, and the agent's records are drained while the tracer waits and replayed into a
+// tracker of their own. Each function site is measured by exactly one of them.
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "cli/agent_env.hpp"
+#include "counters/backend.hpp"
+#include "preload/collector.hpp"
+#include "probes/plan.hpp"
+#include "tracer/agent_link.hpp"
+#include "tracer/session.hpp"
+
+namespace roofprof::cli {
+
+class CombinedAgent final : public tracer::AgentLink {
+ public:
+  // `needs_arguments`: regions whose calls are grouped by their arguments at entry
+  // (signatures/): they keep breakpoints, where the tracer reads the argument registers.
+  CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend, probes::Planner& planner,
+                regions::Tracker::Sink sink, std::function<bool(regions::RegionId)> needs_arguments);
+  // Points so.agent and so.child_env at this object, which must outlive the session.
+  void attach(tracer::SessionOptions& so);
+  // After the session: drains what is left, adds the agent's warnings and what it did not see.
+  void finish(tracer::SessionOutcome& out);
+  // region -> the mechanisms that measured its sites ("agent", "breakpoint").
+  void add_mechanisms(std::map<regions::RegionId, std::set<std::string>>& out) const;
+
+  // tracer::AgentLink
+  std::set<uint64_t> take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
+                          const std::vector<probes::PlannedProbe>& planned) override;
+  void publish(pid_t tgid) override;
+  void forked(pid_t parent, pid_t child) override;
+  size_t poll() override;
+  void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
+
+ private:
+  probes::Planner& planner_;
+  std::function<bool(regions::RegionId)> needs_arguments_;
+  RecordDir dir_;
+  ChildEnv env_;
+  preload::Collector collector_;
+  std::map<pid_t, std::set<uint64_t>> sites_;  // absolute entry addresses the agent may hook
+  std::set<regions::RegionId> by_agent_, by_breakpoint_;
+  pid_t root_ = 0;
+};
+
+// Why the combined mode cannot be used for this run (the tracer alone measures), or nullopt.
+// `program`: the path of the program to run.
+std::optional<std::string> combined_mode_refusal(const counters::Backend& backend, const std::string& program);
+
+}  // namespace roofprof::cli

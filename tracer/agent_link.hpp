@@ -1,0 +1,34 @@
+#pragma once
+// The in-process agent running alongside the tracer (`roofprof run --preload`, the combined
+// mode, docs/preload.md): it measures the function sites it can hook, the tracer plants
+// breakpoints for the rest, and the agent's records are drained while the tracer waits for
+// stops. The tracer only sees this interface (the agent side lives in cli/ and preload/).
+#include <sys/types.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "probes/plan.hpp"
+#include "symbolizer/modules.hpp"
+
+namespace roofprof::tracer {
+
+class AgentLink {
+ public:
+  virtual ~AgentLink() = default;
+  // Of the probes planned for module `m` of process `tgid`, the link-time addresses of the
+  // function entries the agent measures: no breakpoint is planted there.
+  virtual std::set<uint64_t> take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
+                                  const std::vector<probes::PlannedProbe>& planned) = 0;
+  // Every take() of one module scan of `tgid` is done: tell the agent (before it hooks).
+  virtual void publish(pid_t tgid) = 0;
+  // A followed fork child: same address space as its parent at the fork.
+  virtual void forked(pid_t parent, pid_t child) = 0;
+  // Drains the agent's records. Returns the number replayed.
+  virtual size_t poll() = 0;
+  // The program roofprof started ended (reaped) at `end_ns`, killed by `term_signal` (0: it exited).
+  virtual void root_ended(pid_t pid, int64_t end_ns, int term_signal) = 0;
+};
+
+}  // namespace roofprof::tracer
