@@ -1,5 +1,11 @@
 // Result files on disk: atomic write, checked read.
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "common/error.hpp"
 #include "result/atomic_file.hpp"
@@ -31,6 +37,34 @@ Run read_file(const std::string& path) {
   } catch (const UserError& e) {
     throw UserError("result file '" + path + "': " + e.what());
   }
+}
+
+std::vector<Run> read_files(const std::vector<std::string>& paths) {
+  std::vector<std::optional<Run>> runs(paths.size());
+  std::vector<std::exception_ptr> errors(paths.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < paths.size();) {
+      try {
+        runs[i] = read_file(paths[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const size_t threads =
+      std::min<size_t>(paths.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  std::vector<Run> out;
+  out.reserve(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    out.push_back(std::move(*runs[i]));
+  }
+  return out;
 }
 
 }  // namespace roofprof::result

@@ -71,7 +71,8 @@ void apply_group_by(const std::string& how, std::vector<report::Input>& inputs) 
 int run(const ReportOptions& o) {
   // Read everything first: a bad file stops the command before anything is printed.
   std::vector<report::Input> inputs;
-  for (const auto& f : o.files) inputs.push_back({f, result::read_file(f)});
+  std::vector<result::Run> runs = result::read_files(o.files);
+  for (size_t i = 0; i < o.files.size(); ++i) inputs.push_back({o.files[i], std::move(runs[i])});
   if (o.compare && inputs.size() < 2)
     throw UserError("--compare needs two or more result files");
   apply_group_by(o.group_by, inputs);
