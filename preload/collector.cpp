@@ -146,6 +146,12 @@ bool Collector::complete() const {
   return true;
 }
 
+uint64_t Collector::evictions() const {
+  uint64_t n = 0;
+  for (const auto& [key, s] : sources_) n += s.file->evictions();
+  return n;
+}
+
 std::vector<std::string> Collector::warnings() const {
   std::vector<std::string> w;
   std::set<std::string> agent_lines;

@@ -39,6 +39,7 @@ class Collector {
   // What could not be measured, one line each, for the result's warnings.
   std::vector<std::string> warnings() const;
   bool complete() const;  // false when the agent lost records
+  uint64_t evictions() const;  // cache evictions the agents made (--cache-state cold), all processes
   bool has_file_of(int pid) const;
   // Planner regions the agent hooked at least once.
   const std::set<regions::RegionId>& hooked() const { return hooked_; }

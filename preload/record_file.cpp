@@ -117,6 +117,7 @@ bool RecordFile::table_full() const { return (__atomic_load_n(&header_->flags, _
 uint64_t RecordFile::lost() const { return __atomic_load_n(&header_->lost, __ATOMIC_ACQUIRE); }
 uint64_t RecordFile::shadow_overflow() const { return __atomic_load_n(&header_->shadow_overflow, __ATOMIC_ACQUIRE); }
 uint64_t RecordFile::reentered() const { return __atomic_load_n(&header_->reentered, __ATOMIC_ACQUIRE); }
+uint64_t RecordFile::evictions() const { return __atomic_load_n(&header_->evictions, __ATOMIC_ACQUIRE); }
 void RecordFile::set_consumer(int pid) { __atomic_store_n(&header_->consumer_pid, pid, __ATOMIC_RELEASE); }
 
 }  // namespace roofprof::preload

@@ -66,6 +66,7 @@ class RecordFile {
   uint64_t lost() const;
   uint64_t shadow_overflow() const;
   uint64_t reentered() const;
+  uint64_t evictions() const;  // cache evictions before region entries (--cache-state cold)
   uint64_t torn() const { return torn_; }
   // Marks this process as the one draining the ring.
   void set_consumer(int pid);

@@ -94,6 +94,7 @@ struct rp_file_header {
   uint64_t shadow_overflow;  /* region entries not recorded: shadow stack full */
   uint64_t reentered;        /* region entries not recorded: agent re-entered by a signal handler */
   int32_t consumer_pid;      /* who drains the ring; 0 = nobody (the ring stops when full) */
+  uint64_t evictions;        /* cache evictions before region entries (--cache-state cold) */
 };
 
 #endif

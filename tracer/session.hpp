@@ -33,6 +33,10 @@ struct SessionOptions {
   std::function<void()> on_ready;
   // The group key of a call of a function region, from its arguments at entry ("" = none).
   std::function<std::string(regions::RegionId, signatures::ArgReader&)> group_key;
+  // Called at the entry of a function region that no open function region of the same thread
+  // encloses, while the thread is stopped and before the entry's time and counts are read
+  // (run --cache-state cold evicts the caches here).
+  std::function<void(pid_t tid)> before_outermost_entry;
   // Combined mode: the in-process agent measures the sites it takes (not owned).
   AgentLink* agent = nullptr;
   // The environment of the launched program, called in the child after fork (null: ours).
@@ -45,6 +49,7 @@ struct SessionOutcome {
   bool complete = true;            // false: interrupted or detached before the program ended
   double wall_time_s = 0;
   std::vector<std::string> warnings;
+  std::optional<uint64_t> cache_evictions;  // --cache-state cold: evictions made; null: none asked
   std::vector<symbolizer::LoadedModule> modules;  // modules at entry (stop_at_entry)
 };
 

@@ -169,6 +169,9 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
     }
   }
   if (!measured) return;
+  if (opts_.before_outermost_entry && t.returns.empty() &&
+      std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; }))
+    opts_.before_outermost_entry(t.tid);
   for (const Probe& p : probes) {
     if (p.kind == ProbeKind::RegionEntry) {
       std::string group;

@@ -13,6 +13,7 @@
 #include "cli/emul_merge.hpp"
 #include "cli/groups.hpp"
 #include "common/error.hpp"
+#include "common/evict.hpp"
 #include "common/launcher.hpp"
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
@@ -41,6 +42,7 @@ struct RunOptions {
   std::string backend = "auto";
   std::vector<std::string> events;
   bool cache_sim = true;
+  std::string cache_state = "warm";
   bool quiet = false;
   bool no_ptrace = false;
   std::vector<std::string> command;
@@ -109,6 +111,19 @@ int run(const RunOptions& o) {
       for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
     };
   }
+  // --cache-state cold outside emulation: the tracer evicts from this process at each
+  // outermost region entry; the in-process agent evicts in the program (it inherits the
+  // setting through the environment). The emulated run empties its simulated caches instead.
+  std::unique_ptr<CacheEvictor> evictor;
+  if (o.cache_state == "cold") {
+    size_t bytes = 2 * emul::host_cache_geometry().back().size;  // UserError when sysfs has no caches
+    if (o.no_ptrace) {
+      ::setenv("ROOFPROF_AGENT_EVICT_BYTES", std::to_string(bytes).c_str(), 1);
+    } else {
+      evictor = std::make_unique<CacheEvictor>(bytes);
+      so.before_outermost_entry = [&evictor](pid_t tid) { evictor->evict(last_cpu_of(tid)); };
+    }
+  }
   tracer::Session::install_interrupt_handlers();
 
   result::Run res;
@@ -118,6 +133,7 @@ int run(const RunOptions& o) {
   res.backend = counters::to_string(choice.kind);
   res.scope = o.scope;
   res.repeat = o.repeat;
+  res.cache_state = o.cache_state;
   res.host = result::describe_host();
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   for (const auto& e : backend->events()) res.events.push_back(e.name);
@@ -137,9 +153,11 @@ int run(const RunOptions& o) {
     so.on_ready = nullptr;  // the backend is announced once
     }
     res.wall_time_s += last.wall_time_s;
+    if (last.cache_evictions) res.cache_evictions = res.cache_evictions.value_or(0) + *last.cache_evictions;
     for (auto& w : last.warnings) res.warnings.push_back(w);
     if (!last.complete) break;  // interrupted: keep what was measured, do not start again
   }
+  if (evictor) res.cache_evictions = evictor->evictions();
   res.exit_status = last.exit_status;
   res.term_signal = last.term_signal;
   res.complete = last.complete;
@@ -150,6 +168,7 @@ int run(const RunOptions& o) {
     emul::Options eo;
     eo.scope = so.scope;
     eo.cache_sim = o.cache_sim;
+    eo.cold_at_entry = o.cache_state == "cold";
     eo.follow_exec = o.follow_fork;
     eo.progress = isatty(2) && !o.quiet;
     eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
@@ -203,6 +222,10 @@ Runner setup_run(CLI::App& sub) {
   sub.add_option("--events,-e", o->events, "perf events to count (default: task-clock,page-faults,context-switches)")
       ->delimiter(',');
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation backend: no cache simulation (L1 traffic only)");
+  sub.add_option("--cache-state", o->cache_state,
+                 "warm: the program as it runs; cold: caches evicted before each outermost region call "
+                 "(docs/methodology.md)")
+      ->check(CLI::IsMember({"warm", "cold"}));
   sub.add_flag("--quiet,-q", o->quiet, "no summary on stderr");
   sub.add_flag("--no-ptrace", o->no_ptrace,
                "measure with the in-process agent alone (LD_PRELOAD, no ptrace): only functions called "

@@ -56,6 +56,7 @@ void rp_start(void) {
                                           "pthread_create", "sigaction",   "signal"};
   for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; ++i) rp_real(forwarded[i]);
   if (rp_config_read() != 0) return; /* not configured, or a process roofprof does not measure */
+  rp_evict_init();
   if (rp_stubs_end - rp_stubs != (long)RP_MAX_HOOKS * RP_STUB_BYTES) {
     rp_log("trampoline table has the wrong size; agent off");
     return;

@@ -63,6 +63,8 @@ struct rp_agent {
   pid_t measured_pid;  /* ROOFPROF_AGENT_PID: the process roofprof started */
   pid_t consumer_pid;  /* ROOFPROF_AGENT_CONSUMER */
   uint64_t ring_slots;
+  size_t evict_bytes;          /* ROOFPROF_AGENT_EVICT_BYTES: --cache-state cold (evict.c) */
+  volatile uint64_t *evict_buf; /* mapped by rp_evict_init; NULL: warm */
   int debug;
   int emul; /* ROOFPROF_AGENT_EMUL: boundaries go to roofprof's valgrind tool (emul.c) */
   int sites_only; /* ROOFPROF_AGENT_SITES=1 (combined mode): hook only the targets roofprof lists */
@@ -149,6 +151,10 @@ RP_HIDDEN void rp_process_crashing(void);  /* from a fatal signal's handler */
 /* emul.c: inside roofprof's valgrind tool */
 RP_HIDDEN int rp_emul_start(void); /* 0: the tool answered; no record file, no counters */
 RP_HIDDEN void rp_emul_emit(int kind, int reason, uint32_t region, uint64_t sp);
+
+/* evict.c */
+RP_HIDDEN void rp_evict_init(void);
+RP_HIDDEN void rp_evict(void); /* before an outermost hooked call's entry record */
 
 /* crash.c */
 RP_HIDDEN void rp_crash_handlers_install(void);

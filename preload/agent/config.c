@@ -7,6 +7,8 @@
  *   ROOFPROF_AGENT_FOLLOW_FORK 1: other processes (fork children, exec'd children) record too
  *   ROOFPROF_AGENT_CONSUMER    pid of the process draining the ring (0: nobody)
  *   ROOFPROF_AGENT_RING        ring slots per process (power of two, default 65536)
+ *   ROOFPROF_AGENT_EVICT_BYTES evict the caches with a buffer this big before each outermost
+ *                              hooked call (--cache-state cold; evict.c); 0 or unset: warm
  *   ROOFPROF_AGENT_EMUL        1: inside roofprof's valgrind tool: boundaries are client
  *                              requests (emul.c); no record file (ROOFPROF_AGENT_DIR unused),
  *                              no perf counters
@@ -69,6 +71,8 @@ int rp_config_read(void) {
     strcpy(rp.dir, dir);
   }
   rp.debug = env_long("ROOFPROF_AGENT_DEBUG", 0) != 0;
+  long evict = env_long("ROOFPROF_AGENT_EVICT_BYTES", 0);
+  rp.evict_bytes = evict > 0 ? (size_t)evict : 0;
   rp.sites_only = env_long("ROOFPROF_AGENT_SITES", 0) != 0;
   rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
   rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);

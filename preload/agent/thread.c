@@ -77,6 +77,7 @@ RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
     t->busy = 0;
     return target;
   }
+  if (rp.evict_buf && t->depth == 0) rp_evict(); /* cold: before the entry's time and counts */
   struct rp_frame *f = &t->frames[t->depth];
   f->slot = slot;
   f->ret = *slot;
