@@ -17,6 +17,9 @@ for long regions the ratio to the bare run of the same repeat (paired).
   agent-thread  the same with --scope thread
   ptrace        roofprof run (breakpoints), at 10^4 calls: the program is stopped at every
                 boundary, so only its wall time means something
+Last, bench_counter_paths: the CPU cost of one counter snapshot by each way of taking it
+(read() of the group, a bare system call, the perf mmap page, ...) and what the mmap page
+offers on this machine (cap_user_time, cap_user_rdpmc).
 """
 import argparse, os, re, statistics, subprocess, sys, tempfile
 
@@ -83,6 +86,10 @@ def main():
         rc = [x / b - 1 for x, b in zip(cpu[name], cpu["bare"])]
         print(f"{name:>13} {med(wall[name]) * 1e6:>13.1f} {100 * med(rw):>13.2f}% {med(cpu[name]) * 1e6:>12.1f} "
               f"{100 * med(rc):>12.2f}% ({100 * min(rc):>6.2f}%, {100 * max(rc):>6.2f}%)")
+
+    print("## one counter snapshot, by path (bench_counter_paths: CPU ns, median of 7 rounds)")
+    sys.stdout.flush()
+    subprocess.run([os.path.join(bench, "bench_counter_paths"), "100000"], check=True)
 
 
 if __name__ == "__main__":
