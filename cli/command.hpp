@@ -15,5 +15,6 @@ Runner setup_report(CLI::App& sub);
 Runner setup_events(CLI::App& sub);
 Runner setup_doctor(CLI::App& sub);
 Runner setup_ceilings(CLI::App& sub);
+Runner setup_selftest(CLI::App& sub);
 
 }  // namespace roofprof::cli

@@ -25,6 +25,8 @@ constexpr Subcommand kSubcommands[] = {
     {"doctor", "check what this machine can measure and how to fix what is missing", roofprof::cli::setup_doctor},
     {"ceilings", "measure (or show the cached) peak flop/s, bandwidth and latency of this machine",
      roofprof::cli::setup_ceilings},
+    {"selftest", "validate W and Q on this machine with kernels of known work and traffic (docs/validation.md)",
+     roofprof::cli::setup_selftest},
 };
 
 bool is_subcommand(const char* s) {

@@ -1,0 +1,117 @@
+// roofprof selftest: validate W and Q on this machine with kernels of known work and traffic
+// (the seed paper's Table IV), through every backend asked for. docs/validation.md.
+// Exit status: 0 pass or warn, 1 fail, 2 bad input (or a backend that cannot run here).
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "common/error.hpp"
+#include "counters/backend_choice.hpp"
+#include "counters/capabilities.hpp"
+#include "emul/cache_geometry.hpp"
+#include "selftest/measure.hpp"
+#include "selftest/plan.hpp"
+#include "selftest/table.hpp"
+
+namespace roofprof::cli {
+namespace {
+
+struct SelftestOptions {
+  std::string backend = "auto";
+  bool quick = false;
+  bool full = false;
+  std::string json;
+};
+
+// The backends to run, by the names `roofprof run --backend` takes.
+std::vector<std::string> backends_for(const std::string& requested, std::vector<std::string>& notes) {
+  auto caps = counters::probe_capabilities();
+  auto measures = [](counters::BackendKind k) { return k != counters::BackendKind::time; };
+  if (requested == "auto") {
+    auto choice = counters::choose_backend("auto", caps);
+    if (!measures(choice.kind))
+      throw UserError("nothing on this machine measures W or Q (no usable hardware counters, no valgrind): "
+                      "install valgrind (scripts/install-deps.sh) or see roofprof doctor");
+    return {counters::to_string(choice.kind)};
+  }
+  if (requested != "all") {
+    counters::choose_backend(requested, caps);  // UserError when it cannot run here
+    return {requested};
+  }
+  std::vector<std::string> out;
+  for (const char* b : {"perf", "emul"}) {
+    try {
+      counters::choose_backend(b, caps);
+      out.push_back(b);
+    } catch (const UserError& e) {
+      notes.push_back(fmt::format("backend {} not run: {}", b, e.what()));
+    }
+  }
+  if (out.empty()) throw UserError("--backend all: neither hardware counters nor valgrind are usable here (see roofprof doctor)");
+  return out;
+}
+
+struct WorkDir {
+  std::string path;
+  WorkDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string t = fmt::format("{}/roofprof-selftest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!::mkdtemp(t.data())) throw UserError(fmt::format("cannot create a directory like {}", t));
+    path = t;
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+int run(const SelftestOptions& o) {
+  if (o.quick && o.full) throw UserError("give --quick or --full, not both");
+  std::string mode = o.full ? "full" : "quick";
+  auto levels = emul::host_cache_geometry();  // UserError when sysfs does not describe the caches
+  selftest::Plan plan = selftest::make_plan(o.full, levels.back().size);
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+    std::erase_if(plan.cases, [](const selftest::Case& c) { return std::string(c.kernel->name) == "fma"; });
+    plan.notes.push_back("fma not run: this CPU has no AVX2+FMA");
+  }
+  std::vector<std::string> backends = backends_for(o.backend, plan.notes);
+
+  selftest::Runner runner;
+  std::error_code ec;
+  runner.roofprof = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  runner.kernels = selftest::kernels_program();
+  WorkDir dir;
+  runner.workdir = dir.path;
+  runner.progress = [](const std::string& line) { std::fprintf(stderr, "roofprof selftest: %s\n", line.c_str()); };
+
+  std::vector<std::vector<selftest::Row>> per_backend;
+  for (const auto& b : backends) per_backend.push_back(selftest::measure(plan, b, runner));
+  selftest::Report report = selftest::make_report(mode, plan, per_backend);
+  selftest::print_report(report, stdout);
+  if (!o.json.empty()) {
+    std::ofstream out(o.json);
+    if (!(out << report_json(report).dump(2) << '\n')) throw UserError(fmt::format("cannot write {}", o.json));
+  }
+  return report.verdict == selftest::Verdict::Fail ? 1 : 0;
+}
+
+}  // namespace
+
+Runner setup_selftest(CLI::App& sub) {
+  auto o = std::make_shared<SelftestOptions>();
+  sub.add_option("--backend", o->backend, "auto (what run --backend auto uses), perf, emul, or all available")
+      ->check(CLI::IsMember({"auto", "perf", "emul", "all"}));
+  sub.add_flag("--quick", o->quick, "small set (default): in-LLC sizes and daxpy/triad beyond the LLC");
+  sub.add_flag("--full", o->full, "every kernel at larger sizes, 3 runs each");
+  sub.add_option("--json", o->json, "also write the table as JSON (docs/result-schema.md, selftest)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace roofprof::cli
