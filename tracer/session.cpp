@@ -522,7 +522,18 @@ void Session::on_sigtrap(Task& t, int sig) {
   siginfo_t si{};
   ptrace(PTRACE_GETSIGINFO, t.tid, nullptr, &si);
   if (si.si_code == SI_KERNEL || si.si_code == TRAP_BRKPT) {
-    if (t.mode == Task::Mode::LongjmpStep) t.mode = Task::Mode::Running;
+    if (t.mode == Task::Mode::LongjmpStep) {
+      // A single step over a `syscall` instruction (siglongjmp restoring the signal mask)
+      // reports TRAP_BRKPT, not TRAP_TRACE (x86 user_single_step_report): it is still a step
+      // unless one of our breakpoints lies just behind rip.
+      user_regs_struct regs{};
+      if (si.si_code == TRAP_BRKPT && ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs) == 0 &&
+          !t.group->as->find(TraceeAddr(regs.rip - 1))) {
+        on_step_done(t);
+        return;
+      }
+      t.mode = Task::Mode::Running;
+    }
     on_breakpoint(t);
     return;
   }
