@@ -1,15 +1,18 @@
 // roofprof run --no-ptrace: every way a call reaches a hooked function through the dynamic
 // linker (lazy and immediate binding, -fno-plt, library to library, a dlopen'd library, tail
-// calls), and that hooked calls keep their arguments and results intact.
+// calls), and that hooked calls keep their arguments and results intact. Each test also runs
+// in the combined mode (--preload), where the agent measures these functions and the tracer
+// plants no breakpoint for them (sources.calls == "agent").
 #include "harness.hpp"
 
 namespace it {
 namespace {
 
-// roofprof run --no-ptrace on a preload fixture, with the regions given.
-RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
-                    const std::vector<std::string>& options = {}) {
-  std::vector<std::string> args{"run", "--no-ptrace", "--backend", "time", "-q"};
+// roofprof run --no-ptrace (or --preload when `combined`) on a preload fixture, with the
+// regions given.
+RunResult agent_run(Sandbox& sb, bool combined, const std::vector<std::string>& regions,
+                    const std::vector<std::string>& program, const std::vector<std::string>& options = {}) {
+  std::vector<std::string> args{"run", combined ? "--preload" : "--no-ptrace", "--backend", "time", "-q"};
   args.insert(args.end(), options.begin(), options.end());
   for (const auto& r : regions) {
     args.push_back("--region");
@@ -21,23 +24,37 @@ RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const 
   return sb.roofprof(args);
 }
 
-void expect_returns(const json& reg, int64_t n) {
+std::string mode_name(bool combined) { return combined ? "Combined" : "NoPtrace"; }
+
+class PreloadHooks : public ::testing::TestWithParam<bool> {
+ protected:
+  RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
+                      const std::vector<std::string>& options = {}) {
+    return it::agent_run(sb, GetParam(), regions, program, options);
+  }
+};
+
+// n calls, each closed by its return, on one thread, measured by `probe` ("agent" unless the
+// combined mode leaves the function to a breakpoint: symbolizer/got_only.hpp).
+void expect_returns(const json& reg, int64_t n, const char* probe = "agent") {
   EXPECT_EQ(calls(reg), n) << reg.dump();
   EXPECT_EQ(closed_by(reg, "return"), n) << reg.dump();
   EXPECT_EQ(threads(reg), 1) << reg.dump();
+  EXPECT_EQ(reg["sources"]["calls"], probe) << reg.dump();
 }
 
 void expect_no_warnings(const json& doc) {
   EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
 }
 
-class ExecutableToLibrary : public ::testing::TestWithParam<const char*> {};
+class ExecutableToLibrary : public ::testing::TestWithParam<std::tuple<const char*, bool>> {};
 
 // pre_app: lazy binding (JUMP_SLOT, unresolved until the first call); pre_app_now: -z now;
 // pre_app_noplt: -fno-plt (GLOB_DAT slots, call *GOT).
 TEST_P(ExecutableToLibrary, EveryCallCounted) {
   Sandbox sb;
-  auto r = agent_run(sb, {"pre_work"}, {GetParam(), "calls", "1000"});
+  auto [program, combined] = GetParam();
+  auto r = agent_run(sb, combined, {"pre_work"}, {program, "calls", "1000"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("sum=442000"), std::string::npos) << r.diag();
   json doc = load_result(r);
@@ -50,9 +67,14 @@ TEST_P(ExecutableToLibrary, EveryCallCounted) {
   EXPECT_NE(reg["locations"][0]["module"].get<std::string>().find("libpre_a.so"), std::string::npos) << reg.dump();
 }
 
-INSTANTIATE_TEST_SUITE_P(Bindings, ExecutableToLibrary, ::testing::Values("pre_app", "pre_app_now", "pre_app_noplt"));
+INSTANTIATE_TEST_SUITE_P(Bindings, ExecutableToLibrary,
+                         ::testing::Combine(::testing::Values("pre_app", "pre_app_now", "pre_app_noplt"),
+                                            ::testing::Bool()),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param)) + "_" + mode_name(std::get<1>(info.param));
+                         });
 
-TEST(PreloadHooks, LibraryToLibrary) {
+TEST_P(PreloadHooks, LibraryToLibrary) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_b_work"}, {"pre_app", "lib2lib", "100"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -66,7 +88,7 @@ TEST(PreloadHooks, LibraryToLibrary) {
 
 // The plugin is loaded after start: its GOT is hooked by the dlopen interposer. plug_run is
 // only reached through a dlsym pointer: not hookable, and said so.
-TEST(PreloadHooks, DlopenedLibrary) {
+TEST_P(PreloadHooks, DlopenedLibrary) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_b_work", "plug_run"}, {"pre_app", "dlopen", fixture("pre_plugin.so"), "50"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -78,15 +100,16 @@ TEST(PreloadHooks, DlopenedLibrary) {
   json plug = region(doc, "plug_run");
   ASSERT_FALSE(plug.is_null());
   EXPECT_EQ(calls(plug), 0);
-  ASSERT_EQ(doc["warnings"].size(), 1u) << doc["warnings"].dump(1);
-  std::string w = doc["warnings"][0];
-  EXPECT_NE(w.find("not hooked"), std::string::npos) << w;
+  // The combined mode also said at start that plug_run was not loaded yet.
+  ASSERT_EQ(doc["warnings"].size(), GetParam() ? 2u : 1u) << doc["warnings"].dump(1);
+  std::string w = doc["warnings"].back();
+  EXPECT_NE(w.find(GetParam() ? "never called through the dynamic linker" : "not hooked"), std::string::npos) << w;
   EXPECT_NE(w.find("'plug_run'"), std::string::npos) << w;
 }
 
 // dlopen("pre_plugin.so") finds the plugin through pre_app's RUNPATH: glibc searches the
 // RUNPATH of dlopen's caller, which must still be pre_app with the agent's dlopen in between.
-TEST(PreloadHooks, DlopenByNameSearchesTheCallersRunpath) {
+TEST_P(PreloadHooks, DlopenByNameSearchesTheCallersRunpath) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_b_work"}, {"pre_app", "dlopen", "pre_plugin.so", "5"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -95,7 +118,7 @@ TEST(PreloadHooks, DlopenByNameSearchesTheCallersRunpath) {
 }
 
 // pre_tail ends with "jmp pre_b_work@plt": both instances end at the one return.
-TEST(PreloadHooks, TailCallBetweenHookedFunctions) {
+TEST_P(PreloadHooks, TailCallBetweenHookedFunctions) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_tail", "pre_b_work"}, {"pre_app", "tail", "100"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -106,7 +129,7 @@ TEST(PreloadHooks, TailCallBetweenHookedFunctions) {
 }
 
 // A dgemm_-like function with 13 arguments (7 on the stack): the result is the bare run's.
-TEST(PreloadHooks, ThirteenArgumentsKeepTheResult) {
+TEST_P(PreloadHooks, ThirteenArgumentsKeepTheResult) {
   Sandbox sb;
   auto bare = sb.run({fixture("pre_app"), "dgemm", "3"});
   ASSERT_EQ(bare.exit_code(), 0) << bare.diag();
@@ -117,7 +140,7 @@ TEST(PreloadHooks, ThirteenArgumentsKeepTheResult) {
   expect_returns(region(load_result(r), "pre_dgemm_"), 3);
 }
 
-TEST(PreloadHooks, ErrnoOfTheHookedFunctionSurvives) {
+TEST_P(PreloadHooks, ErrnoOfTheHookedFunctionSurvives) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_set_errno"}, {"pre_app", "errno"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -125,7 +148,7 @@ TEST(PreloadHooks, ErrnoOfTheHookedFunctionSurvives) {
   expect_returns(region(load_result(r), "pre_set_errno"), 1);
 }
 
-TEST(PreloadHooks, LongDoubleResultInX87) {
+TEST_P(PreloadHooks, LongDoubleResultInX87) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_ld"}, {"pre_app", "longdouble"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -133,7 +156,7 @@ TEST(PreloadHooks, LongDoubleResultInX87) {
   expect_returns(region(load_result(r), "pre_ld"), 1);
 }
 
-TEST(PreloadHooks, AvxArgumentsAndResult) {
+TEST_P(PreloadHooks, AvxArgumentsAndResult) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_vec"}, {"pre_app", "vector"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -143,28 +166,39 @@ TEST(PreloadHooks, AvxArgumentsAndResult) {
 }
 
 // The use case: OpenBLAS's dgemm_ (Debian libopenblas), threaded, through the agent.
-TEST(PreloadHooks, OpenBlasDgemm) {
+TEST_P(PreloadHooks, OpenBlasDgemm) {
   Sandbox sb;
-  auto r = sb.roofprof({"run", "--no-ptrace", "--backend", "time", "-q", "--region", "dgemm_", "--",
-                        fixture("run_blas_app")});
+  auto r = sb.roofprof({"run", GetParam() ? "--preload" : "--no-ptrace", "--backend", "time", "-q", "--region",
+                        "dgemm_", "--", fixture("run_blas_app")});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(r.out, "dgemm ok\n");
   json doc = load_result(r);
   json reg = region(doc, "dgemm_");
   ASSERT_FALSE(reg.is_null());
-  expect_returns(reg, 4);
+  if (GetParam()) {
+    // dgemm_ calls are grouped by their arguments, read at an entry breakpoint: it keeps one.
+    EXPECT_EQ(calls(reg), 4) << reg.dump();
+    EXPECT_EQ(closed_by(reg, "return"), 4) << reg.dump();
+    EXPECT_EQ(reg["sources"]["calls"], "breakpoint") << reg.dump();
+    EXPECT_FALSE(reg["groups"].empty()) << reg.dump();
+  } else {
+    expect_returns(reg, 4);
+  }
   EXPECT_GT(counter(reg, "task-clock"), 0) << reg.dump();
   expect_no_warnings(doc);
 }
 
 // C++ regions by demangled name, matched inside the agent (__cxa_demangle of the program).
-TEST(PreloadHooks, CxxNameWithoutParameters) {
+TEST_P(PreloadHooks, CxxNameWithoutParameters) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_cxx::Widget::run"}, {"pre_cxx_app"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("widget=15"), std::string::npos) << r.diag();
   expect_returns(region(load_result(r), "pre_cxx::Widget::run"), 1);
 }
+
+INSTANTIATE_TEST_SUITE_P(Modes, PreloadHooks, ::testing::Bool(),
+                         [](const auto& info) { return mode_name(info.param); });
 
 }  // namespace
 }  // namespace it

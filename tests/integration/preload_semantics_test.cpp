@@ -1,26 +1,51 @@
-// roofprof run --no-ptrace: region semantics through the agent are the tracker's (recursion
-// once, longjmp, exceptions, crash, exit, thread exit, threads, fork).
+// Region semantics are the tracker's whichever probe mechanism reports the boundaries: the
+// same tests run with the in-process agent alone (--no-ptrace), in the combined mode
+// (--preload: the agent for what it can hook, breakpoints for the rest) and with breakpoints
+// alone (recursion once, longjmp, exceptions, crash, exit, thread exit, threads, fork).
 #include "harness.hpp"
 
 namespace it {
 namespace {
 
-RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
-                    const std::vector<std::string>& options = {}, const RunOptions& ro = {}) {
-  std::vector<std::string> args{"run", "--no-ptrace", "--backend", "time", "-q"};
-  args.insert(args.end(), options.begin(), options.end());
-  for (const auto& r : regions) {
-    args.push_back("--region");
-    args.push_back(r);
+enum class Mode { Agent, Combined, Breakpoints };
+
+std::string mode_name(const ::testing::TestParamInfo<Mode>& info) {
+  switch (info.param) {
+    case Mode::Agent: return "NoPtrace";
+    case Mode::Combined: return "Combined";
+    case Mode::Breakpoints: return "NoPreload";
   }
-  args.push_back("--");
-  args.push_back(fixture(program.at(0)));
-  args.insert(args.end(), program.begin() + 1, program.end());
-  return sb.roofprof(args, ro);
+  return "?";
 }
 
+class PreloadSemantics : public ::testing::TestWithParam<Mode> {
+ protected:
+  RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
+                      const std::vector<std::string>& options = {}, const RunOptions& ro = {}) {
+    std::vector<std::string> args{"run", "--backend", "time", "-q"};
+    if (GetParam() == Mode::Agent) args.push_back("--no-ptrace");
+    if (GetParam() == Mode::Combined) args.push_back("--preload");
+    if (GetParam() == Mode::Breakpoints) args.push_back("--no-preload");
+    args.insert(args.end(), options.begin(), options.end());
+    for (const auto& r : regions) {
+      args.push_back("--region");
+      args.push_back(r);
+    }
+    args.push_back("--");
+    args.push_back(fixture(program.at(0)));
+    args.insert(args.end(), program.begin() + 1, program.end());
+    return sb.roofprof(args, ro);
+  }
+  // The mechanism that measured `reg`: "agent" with --no-ptrace, "breakpoint" without the
+  // agent, and `combined` (what the combined mode chooses for that function) with --preload.
+  void expect_probe(const json& reg, const char* combined) {
+    const char* want = GetParam() == Mode::Agent ? "agent" : GetParam() == Mode::Breakpoints ? "breakpoint" : combined;
+    EXPECT_EQ(reg["sources"]["calls"], want) << reg.dump();
+  }
+};
+
 // pre_rec recurses 5 deep through libpre_a's own PLT: two outermost calls, two instances.
-TEST(PreloadSemantics, RecursionCountedOnce) {
+TEST_P(PreloadSemantics, RecursionCountedOnce) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_rec"}, {"pre_app", "recursion", "5"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -28,9 +53,10 @@ TEST(PreloadSemantics, RecursionCountedOnce) {
   json reg = region(load_result(r), "pre_rec");
   EXPECT_EQ(calls(reg), 2) << reg.dump();
   EXPECT_EQ(closed_by(reg, "return"), 2) << reg.dump();
+  expect_probe(reg, "agent");  // its direct calls of itself are the recursion, inside the instance
 }
 
-TEST(PreloadSemantics, LongjmpClosesTheInstance) {
+TEST_P(PreloadSemantics, LongjmpClosesTheInstance) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_jumper", "pre_sigjumper"}, {"pre_app", "longjmp"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -40,14 +66,16 @@ TEST(PreloadSemantics, LongjmpClosesTheInstance) {
   EXPECT_EQ(calls(j), 2) << j.dump();
   EXPECT_EQ(closed_by(j, "longjmp"), 1) << j.dump();
   EXPECT_EQ(closed_by(j, "return"), 1) << j.dump();
+  expect_probe(j, "agent");
   json s = region(doc, "pre_sigjumper");
   EXPECT_EQ(calls(s), 1) << s.dump();
   EXPECT_EQ(closed_by(s, "longjmp"), 1) << s.dump();
+  expect_probe(s, "agent");
 }
 
 // thrower: thrown out to main (1), caught inside catches_inside (2), caught and rethrown by
 // rethrows (3), then one normal return; recursion inside each counts once.
-TEST(PreloadSemantics, ExceptionsThroughRegions) {
+TEST_P(PreloadSemantics, ExceptionsThroughRegions) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_cxx::thrower", "pre_cxx::catches_inside", "pre_cxx::rethrows"}, {"pre_cxx_app"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -57,16 +85,19 @@ TEST(PreloadSemantics, ExceptionsThroughRegions) {
   EXPECT_EQ(calls(t), 4) << t.dump();
   EXPECT_EQ(closed_by(t, "exception"), 3) << t.dump();
   EXPECT_EQ(closed_by(t, "return"), 1) << t.dump();
+  expect_probe(t, "agent");
   json in = region(doc, "pre_cxx::catches_inside");
   EXPECT_EQ(calls(in), 1) << in.dump();
   EXPECT_EQ(closed_by(in, "return"), 1) << in.dump();
+  expect_probe(in, "agent");
   json re = region(doc, "pre_cxx::rethrows");
   EXPECT_EQ(calls(re), 1) << re.dump();
   EXPECT_EQ(closed_by(re, "exception"), 1) << re.dump();
+  expect_probe(re, "agent");
 }
 
 // Records written before the crash survive it; the crash record carries the counts.
-TEST(PreloadSemantics, CrashInsideRegion) {
+TEST_P(PreloadSemantics, CrashInsideRegion) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_work", "pre_crash"}, {"pre_app", "crash", "3"});
   EXPECT_EQ(r.exit_code(), 139) << r.diag();
@@ -78,13 +109,15 @@ TEST(PreloadSemantics, CrashInsideRegion) {
   json w = region(doc, "pre_work");
   EXPECT_EQ(calls(w), 3) << w.dump();
   EXPECT_EQ(closed_by(w, "return"), 3) << w.dump();
+  expect_probe(w, "agent");
   json c = region(doc, "pre_crash");
   EXPECT_EQ(calls(c), 1) << c.dump();
   EXPECT_EQ(closed_by(c, "crash"), 1) << c.dump();
   EXPECT_GT(counter(c, "task-clock"), 0) << c.dump();
+  expect_probe(c, "agent");
 }
 
-TEST(PreloadSemantics, ExitInsideRegion) {
+TEST_P(PreloadSemantics, ExitInsideRegion) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_exit_inside"}, {"pre_app", "exit", "3"});
   EXPECT_EQ(r.exit_code(), 3) << r.diag();
@@ -93,11 +126,12 @@ TEST(PreloadSemantics, ExitInsideRegion) {
   json reg = region(doc, "pre_exit_inside");
   EXPECT_EQ(calls(reg), 1) << reg.dump();
   EXPECT_EQ(closed_by(reg, "process_exit"), 1) << reg.dump();
+  expect_probe(reg, "agent");
 }
 
 // pthread_exit unwinds the thread's stack through a hooked call: the return address is back
 // in place for glibc's unwinder, and the instance closes as thread_exit.
-TEST(PreloadSemantics, PthreadExitInsideRegion) {
+TEST_P(PreloadSemantics, PthreadExitInsideRegion) {
   Sandbox sb;
   auto r = agent_run(sb, {"pre_thread_exit_inside"}, {"pre_app", "pthread_exit"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
@@ -105,32 +139,36 @@ TEST(PreloadSemantics, PthreadExitInsideRegion) {
   json reg = region(load_result(r), "pre_thread_exit_inside");
   EXPECT_EQ(calls(reg), 1) << reg.dump();
   EXPECT_EQ(closed_by(reg, "thread_exit"), 1) << reg.dump();
+  expect_probe(reg, "agent");
 }
 
 // 8 threads, k calls each: calls == 8k. Also with a 16-slot ring, where the agent must wait
-// for roofprof to drain it again and again: nothing is lost.
-TEST(PreloadSemantics, EightThreadsCallingKTimes) {
+// for roofprof to drain it again and again: nothing is lost (with breakpoints, fewer calls:
+// each costs two ptrace stops).
+TEST_P(PreloadSemantics, EightThreadsCallingKTimes) {
   for (const char* ring : {"", "16"}) {
     SCOPED_TRACE(std::string("ring slots: ") + (*ring ? ring : "default"));
-    constexpr int k = 2000;
+    if (GetParam() == Mode::Breakpoints && *ring) continue;  // no ring
+    const int k = GetParam() == Mode::Breakpoints ? 100 : 2000;
     Sandbox sb;
     RunOptions ro;
     if (*ring) ro.env["ROOFPROF_AGENT_RING"] = ring;
     auto r = agent_run(sb, {"pre_work"}, {"pre_app", "threads", "8", std::to_string(k)}, {}, ro);
     ASSERT_EQ(r.exit_code(), 0) << r.diag();
-    EXPECT_EQ(r.out, "threads=8 calls=16000\n");
+    EXPECT_EQ(r.out, "threads=8 calls=" + std::to_string(8 * k) + "\n");
     json doc = load_result(r);
     json reg = region(doc, "pre_work");
     EXPECT_EQ(calls(reg), 8 * k) << reg.dump();
     EXPECT_EQ(closed_by(reg, "return"), 8 * k) << reg.dump();
     EXPECT_EQ(threads(reg), 8) << reg.dump();
+    expect_probe(reg, "agent");
     EXPECT_EQ(doc["complete"], true);
     EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
   }
 }
 
 // A forked child inherits the agent: silent without --follow-fork, measured with it.
-TEST(PreloadSemantics, ForkedChild) {
+TEST_P(PreloadSemantics, ForkedChild) {
   for (bool follow : {false, true}) {
     SCOPED_TRACE(follow ? "--follow-fork" : "no --follow-fork");
     Sandbox sb;
@@ -142,8 +180,38 @@ TEST(PreloadSemantics, ForkedChild) {
     json reg = region(load_result(r), "pre_work");
     EXPECT_EQ(calls(reg), follow ? 10 : 5) << reg.dump();
     EXPECT_EQ(threads(reg), follow ? 2 : 1) << reg.dump();
+    expect_probe(reg, "agent");
   }
 }
+
+// The combined mode with both mechanisms in one run: thread_main, static in the executable,
+// has a breakpoint; pre_work, called from it through the PLT, is the agent's. Each region is
+// counted once per call, by its own mechanism, on the same threads.
+TEST(CombinedMode, BreakpointAndAgentRegionsInOneRun) {
+  Sandbox sb;
+  constexpr int k = 500;
+  auto r = sb.roofprof({"run", "--preload", "--backend", "time", "-q", "--region", "thread_main", "--region",
+                        "pre_work", "--", fixture("pre_app"), "threads", "4", std::to_string(k)});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "threads=4 calls=2000\n");
+  json doc = load_result(r);
+  json t = region(doc, "thread_main");
+  EXPECT_EQ(calls(t), 4) << t.dump();
+  EXPECT_EQ(closed_by(t, "return"), 4) << t.dump();
+  EXPECT_EQ(threads(t), 4) << t.dump();
+  EXPECT_EQ(t["sources"]["calls"], "breakpoint") << t.dump();
+  json w = region(doc, "pre_work");
+  EXPECT_EQ(calls(w), 4 * k) << w.dump();
+  EXPECT_EQ(closed_by(w, "return"), 4 * k) << w.dump();
+  EXPECT_EQ(threads(w), 4) << w.dump();
+  EXPECT_EQ(w["sources"]["calls"], "agent") << w.dump();
+  // Same events, same clock: the breakpoint's instances enclose the agent's.
+  EXPECT_GE(num(t, "time_s"), num(w, "time_s")) << doc.dump(1);
+  EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, PreloadSemantics,
+                         ::testing::Values(Mode::Agent, Mode::Combined, Mode::Breakpoints), mode_name);
 
 }  // namespace
 }  // namespace it
