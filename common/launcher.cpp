@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <string_view>
 
 #include "common/error.hpp"
 
@@ -95,6 +96,9 @@ std::optional<LaunchInfo> detect_launcher(const EnvLookup& env) {
   for (const auto& l : kLaunchers) {
     auto rank = env(l.rank);
     if (!rank) continue;
+    // srun --mpi=pmix sets PMIX_RANK too: the same rank, but Slurm's variables also give the
+    // job size and the job id users know.
+    if (std::string_view(l.launcher) == "pmix" && env("SLURM_PROCID") == rank) continue;
     LaunchInfo info;
     info.launcher = l.launcher;
     info.rank = non_negative(l.rank, *rank);

@@ -21,7 +21,7 @@ struct LaunchInfo {
 // The first launcher whose rank variable is set, in this order: Open MPI
 // (OMPI_COMM_WORLD_RANK/SIZE), PMIx (PMIX_RANK), PMI (PMI_RANK/SIZE: MPICH Hydra, Intel MPI),
 // Slurm (SLURM_PROCID/SLURM_NTASKS). An mpirun inside a Slurm allocation is thus Open MPI's
-// ranks, not the batch step's. nullopt outside a launcher. Throws UserError when a variable is
+// ranks, not the batch step's; srun --mpi=pmix (PMIX_RANK equal to SLURM_PROCID) is Slurm. nullopt outside a launcher. Throws UserError when a variable is
 // set but is not a number.
 std::optional<LaunchInfo> detect_launcher(const EnvLookup& env);
 

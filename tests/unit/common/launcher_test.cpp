@@ -67,6 +67,24 @@ TEST(Launcher, Slurm) {
   EXPECT_EQ(l->job_id, "918273");
 }
 
+TEST(Launcher, SrunWithPmixIsSlurm) {
+  auto l = detect_launcher(fake({{"PMIX_RANK", "5"},
+                                 {"PMIX_NAMESPACE", "slurm.pmix.918273.0"},
+                                 {"SLURM_PROCID", "5"},
+                                 {"SLURM_NTASKS", "8"},
+                                 {"SLURM_JOB_ID", "918273"}}));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->launcher, "slurm");
+  EXPECT_EQ(l->rank, 5);
+  EXPECT_EQ(l->size, 8);
+  EXPECT_EQ(l->job_id, "918273");
+  // A PMIx launcher inside an allocation (the batch step's SLURM_PROCID=0 inherited) is PMIx.
+  l = detect_launcher(fake({{"PMIX_RANK", "5"}, {"SLURM_PROCID", "0"}, {"SLURM_JOB_ID", "1"}}));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->launcher, "pmix");
+  EXPECT_EQ(l->rank, 5);
+}
+
 TEST(Launcher, PmixWithoutSize) {
   auto l = detect_launcher(fake({{"PMIX_RANK", "1"}, {"PMIX_NAMESPACE", "ns.7"}}));
   ASSERT_TRUE(l);
