@@ -59,6 +59,21 @@ TEST(PreloadEmul, AgentMarkedCountsEqualProbeMarkedCounts) {
   EXPECT_GT(num_at(ra, "bytes", "L1", "read"), 0.0);
 }
 
+// Threads: each thread's hooked calls are its own instances; with --scope thread each counts
+// exactly its own call (pre_work(x, 50) at -O0: 50 adds).
+TEST(PreloadEmul, ThreadScopeCountsEachThreadsCalls) {
+  Sandbox sb;
+  std::vector<std::string> args{"run", "--no-ptrace", "--backend", "emul", "--no-cache-sim", "-q", "--scope", "thread",
+                                "--region", "pre_work", "--", fixture("pre_app"), "threads", "3", "20"};
+  auto r = sb.roofprof(args);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json reg = region(load_result(r), "pre_work");
+  ASSERT_FALSE(reg.is_null()) << r.diag();
+  EXPECT_EQ(calls(reg), 60) << reg.dump();
+  EXPECT_EQ(threads(reg), 3) << reg.dump();
+  EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), 60.0 * 50) << reg.dump();
+}
+
 // A region left by longjmp closes as it does in the native agent run (the agent's interposed
 // longjmp reports it), with the work done up to the jump.
 TEST(PreloadEmul, LongjmpClosesTheRegionAsNatively) {
