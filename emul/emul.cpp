@@ -275,6 +275,9 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
       setenv("ROOFPROF_AGENT_FOLLOW_FORK", options.follow_exec ? "1" : "0", 1);
       unsetenv("ROOFPROF_AGENT_DIR");
       unsetenv("ROOFPROF_AGENT_EVENTS");
+      // The cold scenario is the tool's (--cold-at-entry): the agent's own eviction would be
+      // agent code, neither counted nor simulated, and only slow.
+      unsetenv("ROOFPROF_AGENT_EVICT_BYTES");
     }
     std::vector<char*> cargv;
     for (auto& a : args) cargv.push_back(const_cast<char*>(a.c_str()));

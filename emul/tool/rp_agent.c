@@ -62,8 +62,11 @@ Bool rp_agent_request(ThreadId tid, UWord* args, UWord* ret)
          *ret = 1;
          return True;
       case RP_CLREQ_BOUNDARY: {
-         UWord kind = args[1] >> 8, reason = args[1] & 0xff;
-         if (kind == 1 /* RP_ENTER */) name_region(args[2], args[4], (const HChar*)args[5]);
+         UWord kind = (args[1] >> 8) & 0xff, reason = args[1] & 0xff;
+         if (kind == 1 /* RP_ENTER */) {
+            name_region(args[2], args[4], (const HChar*)args[5]);
+            if (args[1] & RP_CLREQ_OUTERMOST) rp_cold_entry();
+         }
          rp_out_str("A ");
          rp_out_u64(kind);
          rp_out_char(' ');

@@ -117,6 +117,11 @@ static void push_entry(Thread* t, Addr sp)
 
 static Bool clo_cold_at_entry = False;
 
+void rp_cold_entry(void)
+{
+   if (clo_cold_at_entry && rp_clo_cache_sim) rp_cache_flush();
+}
+
 /* A probe address was reached: "P <probe>[,<probe>...] <tid> <sp> <counts>". */
 void rp_probe_hit(UWord slot, Addr sp)
 {

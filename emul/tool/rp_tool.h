@@ -53,6 +53,8 @@ extern Int rp_n_threads_ever;
 /* Helpers called by instrumented code. */
 void rp_probe_hit(UWord slot, Addr sp);
 void rp_departure(UWord why, Addr sp);
+/* --cold-at-entry: empties the simulated caches (an outermost region entry). */
+void rp_cold_entry(void);
 
 /* rp_out.c */
 extern const HChar* rp_clo_out_dir;

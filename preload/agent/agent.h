@@ -150,7 +150,7 @@ RP_HIDDEN void rp_process_crashing(void);  /* from a fatal signal's handler */
 
 /* emul.c: inside roofprof's valgrind tool */
 RP_HIDDEN int rp_emul_start(void); /* 0: the tool answered; no record file, no counters */
-RP_HIDDEN void rp_emul_emit(int kind, int reason, uint32_t region, uint64_t sp);
+RP_HIDDEN void rp_emul_emit(const struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp);
 
 /* evict.c */
 RP_HIDDEN void rp_evict_init(void);

@@ -59,17 +59,23 @@ int rp_emul_start(void) {
 #endif
 }
 
-void rp_emul_emit(int kind, int reason, uint32_t region, uint64_t sp) {
+void rp_emul_emit(const struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {
 #ifdef RP_HAVE_VALGRIND_H
   uint32_t spec = 0;
   const char *symbol = NULL;
+  unsigned flags = 0;
   if (kind == RP_ENTER && region < rp.n_regions) {
     spec = rp.regions[region].spec;
     symbol = rp.regions[region].symbol;
+    /* Outermost: no other recorded call of this thread in progress (the entry's own frame is
+     * pushed already); the tool's cold scenario empties its caches there. */
+    unsigned open = 0;
+    for (uint32_t i = 0; i < t->depth; ++i) open += !(t->frames[i].flags & RP_FRAME_SILENT);
+    if (open == 1) flags |= RP_CLREQ_OUTERMOST;
   }
-  VALGRIND_DO_CLIENT_REQUEST_STMT(RP_CLREQ_BOUNDARY, ((unsigned)kind << 8) | (unsigned)reason, region, sp, spec,
-                                  symbol);
+  VALGRIND_DO_CLIENT_REQUEST_STMT(RP_CLREQ_BOUNDARY, flags | ((unsigned)kind << 8) | (unsigned)reason, region, sp,
+                                  spec, symbol);
 #else
-  (void)kind, (void)reason, (void)region, (void)sp;
+  (void)t, (void)kind, (void)reason, (void)region, (void)sp;
 #endif
 }

@@ -130,7 +130,7 @@ static int wait_for_slot(struct rp_record *s, uint64_t lap) {
 
 void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {
   if (rp.emul) {
-    rp_emul_emit(kind, reason, region, sp);
+    rp_emul_emit(t, kind, reason, region, sp);
     return;
   }
   struct rp_file_header *h = rp.file;

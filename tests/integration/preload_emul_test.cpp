@@ -74,6 +74,30 @@ TEST(PreloadEmul, ThreadScopeCountsEachThreadsCalls) {
   EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), 60.0 * 50) << reg.dump();
 }
 
+// --cache-state cold: the tool empties its simulated caches at every outermost agent-marked
+// entry, as at an outermost entry probe: the DRAM traffic equals the probe-marked run's exactly
+// and is each call's compulsory traffic, against one first-touch line warm.
+TEST(PreloadEmul, ColdCachesAtEachOutermostAgentEntry) {
+  Sandbox sb;
+  auto run = [&](bool agent, const char* state, const std::string& out) {
+    std::vector<std::string> args{"run", "--backend", "emul", "-q", "--cache-state", state, "-o", out,
+                                  "--region", "pre_work", "--", fixture("pre_app"), "calls", "10"};
+    if (agent) args.insert(args.begin() + 1, "--no-ptrace");
+    auto r = sb.roofprof(args);
+    EXPECT_EQ(r.exit_code(), 0) << r.diag();
+    return region(load_result(r, out), "pre_work");
+  };
+  json cold = run(true, "cold", "cold.json"), warm = run(true, "warm", "warm.json");
+  json probes = run(false, "cold", "probes.json");
+  ASSERT_FALSE(cold.is_null());
+  ASSERT_FALSE(probes.is_null());
+  double cold_read = num_at(cold, "bytes", "DRAM", "read"), warm_read = num_at(warm, "bytes", "DRAM", "read");
+  EXPECT_DOUBLE_EQ(cold_read, num_at(probes, "bytes", "DRAM", "read")) << cold.dump() << probes.dump();
+  EXPECT_DOUBLE_EQ(num_at(cold, "bytes", "DRAM", "write"), num_at(probes, "bytes", "DRAM", "write"));
+  EXPECT_GE(cold_read, 10.0 * 64) << cold.dump();  // at least x's line in every call
+  EXPECT_LE(warm_read, 2.0 * 64) << warm.dump();   // x's line(s), the first time only
+}
+
 // A region left by longjmp closes as it does in the native agent run (the agent's interposed
 // longjmp reports it), with the work done up to the jump.
 TEST(PreloadEmul, LongjmpClosesTheRegionAsNatively) {
