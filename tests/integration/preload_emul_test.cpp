@@ -2,6 +2,8 @@
 // agent too (client requests to the valgrind tool), so a region covers the same calls as in
 // the native agent run; the agent's own instructions count nowhere, so the counts equal those
 // of the tool's entry probes (the breakpoint run's emulated twin) exactly.
+#include <cmath>
+
 #include "harness.hpp"
 
 namespace it {
@@ -75,8 +77,10 @@ TEST(PreloadEmul, ThreadScopeCountsEachThreadsCalls) {
 }
 
 // --cache-state cold: the tool empties its simulated caches at every outermost agent-marked
-// entry, as at an outermost entry probe: the DRAM traffic equals the probe-marked run's exactly
-// and is each call's compulsory traffic, against one first-touch line warm.
+// entry, as at an outermost entry probe. Each cold call then reads x's line and the lines of
+// its stack frame from DRAM and writes the frame's lines back; how many stack lines a frame
+// touches depends on where the stack falls, which the environment shifts (the agent's
+// variables), so the two runs may differ by a line per call. Warm: x's line once.
 TEST(PreloadEmul, ColdCachesAtEachOutermostAgentEntry) {
   Sandbox sb;
   auto run = [&](bool agent, const char* state, const std::string& out) {
@@ -91,11 +95,14 @@ TEST(PreloadEmul, ColdCachesAtEachOutermostAgentEntry) {
   json probes = run(false, "cold", "probes.json");
   ASSERT_FALSE(cold.is_null());
   ASSERT_FALSE(probes.is_null());
-  double cold_read = num_at(cold, "bytes", "DRAM", "read"), warm_read = num_at(warm, "bytes", "DRAM", "read");
-  EXPECT_DOUBLE_EQ(cold_read, num_at(probes, "bytes", "DRAM", "read")) << cold.dump() << probes.dump();
-  EXPECT_DOUBLE_EQ(num_at(cold, "bytes", "DRAM", "write"), num_at(probes, "bytes", "DRAM", "write"));
-  EXPECT_GE(cold_read, 10.0 * 64) << cold.dump();  // at least x's line in every call
-  EXPECT_LE(warm_read, 2.0 * 64) << warm.dump();   // x's line(s), the first time only
+  const double line = 64, calls = 10;
+  double read = num_at(cold, "bytes", "DRAM", "read"), written = num_at(cold, "bytes", "DRAM", "write");
+  EXPECT_GE(read, calls * 2 * line) << cold.dump();
+  EXPECT_LE(read, calls * 5 * line) << cold.dump();
+  EXPECT_GE(written, calls * line) << cold.dump();
+  EXPECT_LE(std::abs(read - num_at(probes, "bytes", "DRAM", "read")), calls * line) << cold.dump() << probes.dump();
+  EXPECT_LE(std::abs(written - num_at(probes, "bytes", "DRAM", "write")), calls * line) << cold.dump() << probes.dump();
+  EXPECT_LE(num_at(warm, "bytes", "DRAM", "read"), 2 * line) << warm.dump();
 }
 
 // A region left by longjmp closes as it does in the native agent run (the agent's interposed
