@@ -275,8 +275,9 @@ void Session::loop() {
 }
 
 // The next stop (tid 0: none yet, look at interrupts again). In the combined mode the
-// agent's records are drained while waiting: every 2 ms at most while stops keep coming,
-// and the wait sleeps at most 2 ms (SIGCHLD cuts it short). False: nothing left to trace.
+// agent's records are drained while waiting: at once while records keep coming (a full ring
+// makes the program wait), otherwise every 2 ms at most while stops keep coming; the wait
+// sleeps at most 2 ms (SIGCHLD cuts it short). False: nothing left to trace.
 bool Session::wait_for_stop(pid_t& tid, int& status) {
   if (!opts_.agent) {
     tid = waitpid(-1, &status, __WALL);
@@ -286,9 +287,10 @@ bool Session::wait_for_stop(pid_t& tid, int& status) {
   constexpr int64_t kPollNs = 2'000'000;
   int64_t now = monotonic_ns();
   size_t replayed = 0;
-  if (now - last_agent_poll_ns_ >= kPollNs) {
+  if (agent_busy_ || now - last_agent_poll_ns_ >= kPollNs) {
     replayed = opts_.agent->poll();
     last_agent_poll_ns_ = now;
+    agent_busy_ = replayed > 0;
   }
   tid = waitpid(-1, &status, __WALL | WNOHANG);
   if (tid < 0) {

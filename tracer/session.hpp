@@ -121,6 +121,7 @@ class Session : public regions::CountSource {
   pid_t main_pid_ = 0;
   bool root_ended_ = false;  // the agent link was told (combined mode)
   int64_t last_agent_poll_ns_ = 0;
+  bool agent_busy_ = false;  // the last drain found records: drain again at once
   bool detaching_ = false;
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
   int interrupts_seen_ = 0;
