@@ -118,5 +118,41 @@ TEST(PreloadEmul, LongjmpClosesTheRegionAsNatively) {
   EXPECT_EQ(closed_by(reg, "return"), 1) << reg.dump();
 }
 
+// C++ exceptions through hooked regions close as in the native agent run
+// (preload_semantics_test.cpp): the agent's unwinder interposition reports them.
+TEST(PreloadEmul, ExceptionsCloseAsNatively) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--no-ptrace", "--backend", "emul", "--no-cache-sim", "-q", "--region",
+                        "pre_cxx::thrower", "--region", "pre_cxx::rethrows", "--", fixture("pre_cxx_app")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  json t = region(doc, "pre_cxx::thrower");
+  EXPECT_EQ(calls(t), 4) << t.dump();
+  EXPECT_EQ(closed_by(t, "exception"), 3) << t.dump();
+  EXPECT_EQ(closed_by(t, "return"), 1) << t.dump();
+  json re = region(doc, "pre_cxx::rethrows");
+  EXPECT_EQ(calls(re), 1) << re.dump();
+  EXPECT_EQ(closed_by(re, "exception"), 1) << re.dump();
+  EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+}
+
+// A fork child is measured only with --follow-fork, as in the native agent run (5 calls of
+// pre_work(x, 100) in each process).
+TEST(PreloadEmul, ForkChildFollowsTheNativeRule) {
+  Sandbox sb;
+  for (bool follow : {false, true}) {
+    std::vector<std::string> args{"run", "--no-ptrace", "--backend", "emul", "--no-cache-sim", "-q", "--region",
+                                  "pre_work", "--", fixture("pre_app"), "fork", "5"};
+    if (follow) args.insert(args.begin() + 2, "--follow-fork");
+    auto r = sb.roofprof(args);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json doc = load_result(r);
+    json reg = region(doc, "pre_work");
+    EXPECT_EQ(calls(reg), follow ? 10 : 5) << reg.dump();
+    EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), (follow ? 10 : 5) * 100.0) << reg.dump();
+    EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+  }
+}
+
 }  // namespace
 }  // namespace it
