@@ -110,5 +110,25 @@ TEST(SelftestVerdict, SlightOverCountWarns) {
   EXPECT_EQ(rep.verdict, Verdict::Warn);
 }
 
+// The register-only kernel's time per call says whether the clock moved; only long calls count.
+TEST(SelftestVerdict, FrequencyDriftNoteNeedsLongCalls) {
+  const sx_kernel& f = kernel("fma");
+  auto timed = [&](double lo, double hi) {
+    Sample s = exact(f, 1000);
+    s.time_min_s = lo;
+    s.time_max_s = hi;
+    return s;
+  };
+  auto drift_noted = [](const Report& rep) {
+    for (const auto& n : rep.notes)
+      if (n.find("clock frequency") != std::string::npos) return true;
+    return false;
+  };
+  Plan plan;
+  EXPECT_TRUE(drift_noted(make_report("quick", plan, {{row("perf", "fma", 1000, "warm", {timed(0.020, 0.030)})}})));
+  EXPECT_FALSE(drift_noted(make_report("quick", plan, {{row("perf", "fma", 1000, "warm", {timed(0.020, 0.021)})}})));
+  EXPECT_FALSE(drift_noted(make_report("quick", plan, {{row("perf", "fma", 1000, "warm", {timed(1e-4, 5e-4)})}})));
+}
+
 }  // namespace
 }  // namespace roofprof::selftest
