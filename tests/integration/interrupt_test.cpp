@@ -28,12 +28,16 @@ bool alive_and_not_zombie(int pid) {
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }
 
-void interrupt_launched(int sig) {
+// `combined`: run --preload, where rename (libc, called through the PLT every 25 ticks, never
+// from inside libc) is measured by the in-process agent and tick (in the executable) by a
+// breakpoint: both keep what they measured.
+void interrupt_launched(int sig, bool combined = false) {
   Sandbox sb;
   fs::path beat = sb.path("heartbeat");
-  auto prof = sb.start({roofprof_bin(), "run", "--backend", "time", "--region", "tick", "-o", "int.json", "--",
-                        fixture("run_heartbeat"), beat.string()},
-                       "roofprof");
+  std::vector<std::string> args{roofprof_bin(), "run", "--backend", "time", "--region", "tick", "-o", "int.json"};
+  if (combined) args.insert(args.end(), {"--preload", "--region", "rename"});
+  args.insert(args.end(), {"--", fixture("run_heartbeat"), beat.string()});
+  auto prof = sb.start(args, "roofprof");
   ASSERT_TRUE(eventually([&] { return read_beat(beat).n > 0; }, 10s))
       << "the program does not beat under roofprof\nstderr:\n" << sb.captured("roofprof", "stderr");
   int app_pid = read_beat(beat).pid;
@@ -55,9 +59,18 @@ void interrupt_launched(int sig) {
   json reg = region(doc, "tick");
   ASSERT_FALSE(reg.is_null());
   EXPECT_GT(calls(reg), 0) << reg.dump();
+  if (combined) {
+    EXPECT_EQ(reg["sources"]["calls"], "breakpoint") << reg.dump();
+    json ren = region(doc, "rename");
+    ASSERT_FALSE(ren.is_null()) << doc.dump(1);
+    EXPECT_EQ(ren["sources"]["calls"], "agent") << ren.dump();
+    EXPECT_GT(calls(ren), 0) << ren.dump();  // the heartbeat file was written
+    EXPECT_LE(std::abs(calls(ren) - calls(reg) / 25), 1) << doc.dump(1);  // one rename per 25 ticks
+  }
 }
 
 TEST(RunInterrupt, SigintWhileRunningALaunchedProgram) { interrupt_launched(SIGINT); }
+TEST(RunInterrupt, SigintInTheCombinedMode) { interrupt_launched(SIGINT, true); }
 TEST(RunInterrupt, SigtermWhileRunningALaunchedProgram) { interrupt_launched(SIGTERM); }
 
 // A signal sent to the program from outside reaches it as it would without roofprof: SIGTERM
