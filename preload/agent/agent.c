@@ -50,6 +50,7 @@ void rp_start(void) {
   rp.pid = getpid();
   Dl_info self;
   if (dladdr((void *)rp_start, &self)) rp.self_base = (uintptr_t)self.dli_fbase;
+  rp_self_text_init();
   /* Look the forwarded functions up now, before the program can re-enter us. */
   static const char *const forwarded[] = {"dlopen",        "dlmopen",      "dlclose",   "longjmp",
                                           "_longjmp",      "siglongjmp",   "__longjmp_chk", "pthread_exit",

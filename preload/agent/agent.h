@@ -72,6 +72,7 @@ struct rp_agent {
   /* this process */
   pid_t pid;
   uintptr_t self_base; /* load address of the agent itself (its relocations are never hooked) */
+  uintptr_t self_text_lo, self_text_hi; /* the agent's executable segment (its own dlsym calls) */
 
   /* record file (ring.c) */
   struct rp_file_header *file;
@@ -161,6 +162,11 @@ RP_HIDDEN void rp_crash_handlers_install(void);
 
 /* hooks.c */
 RP_HIDDEN void rp_hooks_scan(void);
+/* The trampoline for a function the program looked up with dlsym, or `target` itself when the
+ * agent does not measure it (or a scan holds the hook table right now). */
+RP_HIDDEN void *rp_hooks_stub_for(const char *name, void *target);
+/* interpose.c: rp.self_text_lo/hi from rp.self_base */
+RP_HIDDEN void rp_self_text_init(void);
 RP_HIDDEN int rp_match(const char *symbol); /* spec index of the first matching pattern, or -1 */
 
 /* interpose.c */

@@ -96,4 +96,52 @@ dlmopen:
         .cfi_endproc
         .size   dlmopen, .-dlmopen
 
+/* dlsym: the same entry with the caller's return address (glibc resolves RTLD_NEXT and
+ * RTLD_DEFAULT from the caller's object); rp_dlsym_done then hands out the trampoline of a
+ * function the agent measures, so calls through the pointer are seen like calls through a
+ * GOT slot. */
+        .globl  dlsym
+        .type   dlsym, @function
+dlsym:
+        .cfi_startproc
+        pushq   %rbx
+        .cfi_def_cfa_offset 16
+        pushq   %r12
+        .cfi_def_cfa_offset 24
+        pushq   %r13
+        .cfi_def_cfa_offset 32
+        movq    %rdi, %rbx              /* handle */
+        movq    %rsi, %r12              /* name */
+        movq    24(%rsp), %r13          /* the caller's return address */
+        movq    %r13, %rdi
+        movl    $2, %esi                /* 2: dlsym */
+        call    rp_dlopen_prepare
+        testq   %rax, %rax
+        jz      2f
+        movq    %rax, %r11              /* real dlsym */
+        movq    %rdx, %r10              /* ret byte in the caller's module */
+        movq    %rbx, %rdi
+        movq    %r12, %rsi
+        subq    $8, %rsp
+        leaq    1f(%rip), %rax
+        pushq   %rax
+        pushq   %r10
+        jmp     *%r11
+1:      addq    $8, %rsp
+        movq    %rax, %rdi              /* what dlsym found */
+        movq    %r12, %rsi              /* name */
+        movq    %r13, %rdx              /* caller */
+        call    rp_dlsym_done
+        popq    %r13
+        popq    %r12
+        popq    %rbx
+        ret
+2:      xorl    %eax, %eax
+        popq    %r13
+        popq    %r12
+        popq    %rbx
+        ret
+        .cfi_endproc
+        .size   dlsym, .-dlsym
+
         .section .note.GNU-stack,"",@progbits

@@ -254,6 +254,24 @@ static int hook_relocations(const struct module *m, const char *path, const stru
   return complete;
 }
 
+void *rp_hooks_stub_for(const char *name, void *target) {
+  if (is_stub((uintptr_t)target)) return target;
+  int spec = rp_match(name);
+  if (spec < 0) return target;
+  /* Never wait: the scanning thread may need the loader's lock, which a library constructor
+   * calling dlsym holds. The call through this pointer is then not seen (rare: a dlsym
+   * racing with a scan). */
+  if (pthread_mutex_trylock(&rp.lock) != 0) return target;
+  void *out = target;
+  if (site_allowed(target)) {
+    uint32_t region = region_id((uint32_t)spec, name);
+    int64_t hook = region == UINT32_MAX ? -1 : hook_index(region, target);
+    if (hook >= 0) out = (void *)((uintptr_t)rp_stubs + (uintptr_t)hook * RP_STUB_BYTES);
+  }
+  pthread_mutex_unlock(&rp.lock);
+  return out;
+}
+
 static struct rp_module_seen *seen(const struct module *m, const void *dynamic) {
   for (int i = 0; i < rp.n_modules; ++i)
     if (rp.modules[i].base == m->base && rp.modules[i].dynamic == dynamic) return &rp.modules[i];

@@ -71,13 +71,43 @@ static int find_ret_byte(struct dl_phdr_info *info, size_t size, void *data) {
 /* A `ret` instruction of ours: the fallback (dlopen then sees the agent as its caller). */
 __attribute__((naked)) static void own_ret(void) { __asm__ volatile("ret"); }
 
+static int find_self_text(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  (void)data;
+  if (info->dlpi_addr != rp.self_base) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    if (p->p_type != PT_LOAD || !(p->p_flags & PF_X)) continue;
+    rp.self_text_lo = info->dlpi_addr + p->p_vaddr;
+    rp.self_text_hi = rp.self_text_lo + p->p_memsz;
+  }
+  return 1;
+}
+
+RP_HIDDEN void rp_self_text_init(void) {
+  if (rp.self_base) dl_iterate_phdr(find_self_text, NULL);
+}
+
+/* The C library's dlsym: the agent's own `dlsym` calls reach its interposer (it is exported),
+ * so the real one is found by version, with dlvsym, which is not interposed. */
+static void *real_dlsym(void) {
+  static void *fn;
+  void *f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
+  if (f) return f;
+  f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  if (!f) f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+  __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
+  return f;
+}
+
+/* which: 0 dlopen, 1 dlmopen, 2 dlsym */
 RP_HIDDEN struct prepared rp_dlopen_prepare(void *caller, int which) {
   static struct {
     uintptr_t lo, hi;
     void *ret_byte;
   } cache[16];
   static int next;
-  struct prepared r = {rp_real(which ? "dlmopen" : "dlopen"), (void *)own_ret};
+  struct prepared r = {which == 2 ? real_dlsym() : rp_real(which ? "dlmopen" : "dlopen"), (void *)own_ret};
   uintptr_t a = (uintptr_t)caller;
   for (int i = 0; i < 16; ++i) {
     void *found = __atomic_load_n(&cache[i].ret_byte, __ATOMIC_ACQUIRE);
@@ -105,6 +135,14 @@ RP_HIDDEN struct prepared rp_dlopen_prepare(void *caller, int which) {
 
 RP_HIDDEN void rp_dlopen_done(void *handle) {
   if (handle && rp.enabled) rp_hooks_scan();
+}
+
+/* What the program's dlsym returns: the trampoline of a function the agent measures (the
+ * agent's own lookups get the real address). */
+RP_HIDDEN void *rp_dlsym_done(void *found, const char *name, void *caller) {
+  if (!found || !name || !rp.enabled) return found;
+  if ((uintptr_t)caller >= rp.self_text_lo && (uintptr_t)caller < rp.self_text_hi) return found;
+  return rp_hooks_stub_for(name, found);
 }
 
 RP_EXPORT int dlclose(void *handle) {
