@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <set>
 
 #include "cli/agent_run.hpp"
 #include "cli/assemble.hpp"
+#include "cli/combined_run.hpp"
 #include "cli/command.hpp"
 #include "cli/emul_agent.hpp"
 #include "cli/emul_merge.hpp"
@@ -45,6 +48,8 @@ struct RunOptions {
   std::string cache_state = "warm";
   bool quiet = false;
   bool no_ptrace = false;
+  bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
+  bool preload_given = false;     // --preload or --no-preload on the command line
   std::vector<std::string> command;
 };
 
@@ -138,6 +143,24 @@ int run(const RunOptions& o) {
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   for (const auto& e : backend->events()) res.events.push_back(e.name);
 
+  // The combined mode (docs/preload.md): not with --pid (the agent is loaded at start), not
+  // under emulation (the emulated run has its own probes), not with --cache-state cold (the
+  // tracer evicts at its entry breakpoints), not into a static program or for hardware events.
+  // Said in the result when --preload was asked for.
+  bool combined = o.preload && !o.no_ptrace && !o.pid && !emulate && o.cache_state == "warm";
+  if (combined) {
+    if (auto why = combined_mode_refusal(*backend, o.command.at(0))) {
+      combined = false;
+      if (o.preload_given)
+        res.warnings.push_back(*why + ": every region is measured with breakpoints (--preload has no effect)");
+    }
+  } else if (o.preload && o.preload_given && !o.no_ptrace) {
+    res.warnings.push_back("--preload has no effect with --pid, --backend emul or --cache-state cold: every region "
+                           "is measured with breakpoints");
+  }
+  std::map<regions::RegionId, std::set<std::string>> mechanisms;  // "agent", "breakpoint"
+  auto needs_arguments = [&groups](regions::RegionId id) { return groups.has_signature(id); };
+
   tracer::SessionOutcome last;
   for (int r = 0; r < o.repeat; ++r) {
     agg.next_run();
@@ -147,6 +170,14 @@ int run(const RunOptions& o) {
     };
     if (o.no_ptrace) {
       last = run_with_agent(so, *backend, planner, sink);
+    } else if (combined) {
+      tracer::SessionOptions with_agent = so;
+      CombinedAgent agent(with_agent, *backend, planner, sink, needs_arguments);
+      agent.attach(with_agent);
+      tracer::Session session(with_agent, *backend, planner, sink);
+      last = session.run();
+      agent.finish(last);
+      agent.add_mechanisms(mechanisms);
     } else {
       tracer::Session session(so, *backend, planner, sink);
       last = session.run();
@@ -162,6 +193,16 @@ int run(const RunOptions& o) {
   res.term_signal = last.term_signal;
   res.complete = last.complete;
   res.regions = assemble_regions(planner, agg, backend->events(), backend_name, counting.event_set);
+  // Which probe mechanism gave each region's calls and times (docs/result-schema.md).
+  for (size_t id = 0; id < res.regions.size(); ++id) {
+    std::string calls = o.no_ptrace ? "agent" : "breakpoint";
+    if (combined) {
+      auto it = mechanisms.find(regions::RegionId(id));
+      if (it == mechanisms.end()) continue;  // never planned: nothing measured it
+      calls = it->second.size() > 1 ? "agent+breakpoint" : *it->second.begin();
+    }
+    res.regions[id].sources["calls"] = calls;
+  }
   std::string emulation_error;
   if (emulate && last.complete) {
     // Second run of the two-run method: exact W and Q under emulation.
@@ -230,8 +271,15 @@ Runner setup_run(CLI::App& sub) {
   sub.add_flag("--no-ptrace", o->no_ptrace,
                "measure with the in-process agent alone (LD_PRELOAD, no ptrace): only functions called "
                "through the dynamic linker (docs/preload.md)");
+  auto* preload = sub.add_flag("--preload,!--no-preload", o->preload,
+                               "combined mode (default): the in-process agent (LD_PRELOAD) measures the functions "
+                               "every call of which goes through the dynamic linker, breakpoints the rest; "
+                               "--no-preload: breakpoints only (docs/preload.md)");
   sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
-  return [o] { return run(*o); };
+  return [o, preload] {
+    o->preload_given = preload->count() > 0;
+    return run(*o);
+  };
 }
 
 }  // namespace roofprof::cli
