@@ -210,6 +210,33 @@ TEST(CombinedMode, BreakpointAndAgentRegionsInOneRun) {
   EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
 }
 
+// Without --preload or --no-preload, run is the combined mode; --no-preload is breakpoints
+// only; where the combined mode does not apply, an explicit --preload is said to have no effect.
+TEST(CombinedMode, IsTheDefault) {
+  Sandbox sb;
+  auto probe = [&](std::vector<std::string> opts) {
+    std::vector<std::string> args{"run", "--backend", "time", "-q", "--region", "pre_work"};
+    args.insert(args.end(), opts.begin(), opts.end());
+    args.insert(args.end(), {"--", fixture("pre_app"), "calls", "10"});
+    auto r = sb.roofprof(args);
+    EXPECT_EQ(r.exit_code(), 0) << r.diag();
+    json doc = load_result(r);
+    json reg = region(doc, "pre_work");
+    EXPECT_EQ(calls(reg), 10) << reg.dump();
+    return std::make_pair(reg["sources"]["calls"], doc["warnings"]);
+  };
+  auto [dflt, w1] = probe({});
+  EXPECT_EQ(dflt, "agent");
+  EXPECT_TRUE(w1.empty()) << w1.dump(1);
+  auto [off, w2] = probe({"--no-preload"});
+  EXPECT_EQ(off, "breakpoint");
+  EXPECT_TRUE(w2.empty()) << w2.dump(1);
+  auto [cold, w3] = probe({"--preload", "--cache-state", "cold"});
+  EXPECT_EQ(cold, "breakpoint");
+  ASSERT_EQ(w3.size(), 1u) << w3.dump(1);
+  EXPECT_NE(w3[0].get<std::string>().find("--preload has no effect"), std::string::npos) << w3.dump(1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, PreloadSemantics,
                          ::testing::Values(Mode::Agent, Mode::Combined, Mode::Breakpoints), mode_name);
 
