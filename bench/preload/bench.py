@@ -15,8 +15,10 @@ for long regions the ratio to the bare run of the same repeat (paired).
   agent-1ev     roofprof run --no-ptrace --events task-clock
   agent         roofprof run --no-ptrace (task-clock, page-faults, context-switches; process scope)
   agent-thread  the same with --scope thread
-  ptrace        roofprof run (breakpoints), at 10^4 calls: the program is stopped at every
-                boundary, so only its wall time means something
+  combined      roofprof run (its default: the tracer starts the program with the agent, which
+                measures bench_kernel; the tracer drains its records)
+  ptrace        roofprof run --no-preload (breakpoints), at 10^4 calls: the program is stopped
+                at every boundary, so only its wall time means something
 Last, bench_counter_paths: the CPU cost of one counter snapshot by each way of taking it
 (read() of the group, a bare system call, the perf mmap page, ...) and what the mmap page
 offers on this machine (cap_user_time, cap_user_rdpmc).
@@ -51,8 +53,10 @@ def main():
         "agent-1ev": lambda n, w: (run + ["--events", "task-clock", "--", prog, str(n), str(w)], None),
         "agent": lambda n, w: (run + ["--", prog, str(n), str(w)], None),
         "agent-thread": lambda n, w: (run + ["--scope", "thread", "--", prog, str(n), str(w)], None),
-        "ptrace": lambda n, w: ([roof, "run", "-q", "--backend", "time", "-o", out, "--region", "bench_kernel",
-                                 "--", prog, str(n), str(w)], None),
+        "combined": lambda n, w: ([roof, "run", "-q", "--backend", "time", "-o", out, "--region", "bench_kernel",
+                                   "--", prog, str(n), str(w)], None),
+        "ptrace": lambda n, w: ([roof, "run", "-q", "--backend", "time", "--no-preload", "-o", out, "--region",
+                                 "bench_kernel", "--", prog, str(n), str(w)], None),
     }
 
     def measure(plan, work):
@@ -68,7 +72,7 @@ def main():
     print(f"# {os.uname().nodename}, {os.cpu_count()} CPUs, {a.reps} repeats, medians")
     print("## an empty function (WORK=0): cost per call")
     plan = [("bare", 10**6), ("agent-0ev", 10**6), ("agent-1ev", 10**6), ("agent", 10**6),
-            ("agent-thread", 10**6), ("ptrace", 10**4)]
+            ("agent-thread", 10**6), ("combined", 10**6), ("ptrace", 10**4)]
     wall, cpu = measure(plan, 0)
     med = lambda v: statistics.median(v)
     bw, bc = med(wall["bare"]), med(cpu["bare"])
@@ -77,9 +81,12 @@ def main():
         w, c = med(wall[name]), med(cpu[name])
         print(f"{name:>13} {n:>8} {w * 1e9:>13.0f} {(w - bw) * 1e9:>9.0f} {c * 1e9:>12.0f} {(c - bc) * 1e9:>9.0f}")
 
-    print("## regions of about 100 us (WORK=100000 iterations), 10^4 calls: total overhead, paired by repeat")
-    names = ["bare", "agent-0ev", "agent", "agent-thread"]
-    wall, cpu = measure([(n, 10**4) for n in names], 100000)
+    # Regions of 100 us of the program's own CPU time: WORK scaled from a bare calibration run.
+    _, c = loop_times(*configs["bare"](10**3, 100000))
+    work = max(1, round(100000 * 100e-6 / (c / 10**3)))
+    print(f"## regions of about 100 us (WORK={work} iterations, calibrated bare), 10^4 calls: total overhead, paired by repeat")
+    names = ["bare", "agent-0ev", "agent", "agent-thread", "combined"]
+    wall, cpu = measure([(n, 10**4) for n in names], work)
     print(f"{'config':>13} {'wall us/call':>13} {'wall overhead':>14} {'cpu us/call':>12} {'cpu overhead':>13} {'(min, max)':>18}")
     for name in names:
         rw = [x / b - 1 for x, b in zip(wall[name], wall["bare"])]
