@@ -62,6 +62,14 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
     result::Region& r = regions[id];
     auto it = agg.regions().find(regions::RegionId(id));
     uint64_t emul_calls = it == agg.regions().end() ? 0 : it->second.calls;
+    if (emul_calls == 0 && r.calls > 0) {
+      // The emulated run never reached the region (it failed, or took another path): its
+      // zero was not measured. W and Q stay unknown.
+      warnings.push_back(fmt::format("region '{}': {} calls in the native run, none under emulation; W and Q "
+                                     "unknown (null)",
+                                     r.name, r.calls));
+      continue;
+    }
     if (emul_calls != r.calls)
       warnings.push_back(fmt::format("region '{}': {} calls in the native run, {} under emulation; W and Q are "
                                      "totals of the emulated run",

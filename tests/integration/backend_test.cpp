@@ -50,6 +50,18 @@ TEST(Backend, EmulatedWorkIsExactThroughTheCli) {
   EXPECT_EQ(daxpy["sources"]["time"], "clock");
 }
 
+TEST(Backend, RegionTheEmulatedRunNeverReachedHasUnknownWorkNotZero) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "emul", "--region", "work", "--", fixture("run_native_only")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json res = load_result(r);
+  json reg = region(res, "work");
+  EXPECT_EQ(calls(reg), 1) << reg.dump();
+  EXPECT_TRUE(reg["flops"].is_null()) << "the emulated run's 0 was not measured: " << reg.dump();
+  EXPECT_TRUE(reg["bytes"]["L1"]["read"].is_null()) << reg.dump();
+  EXPECT_NE(res["warnings"].dump().find("none under emulation"), std::string::npos) << res["warnings"].dump();
+}
+
 TEST(Backend, Avx512UnderEmulationFailsClearlyAndKeepsTheNativeRun) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--backend", "emul", "-q", "--region", "main", "-o", "out.json", "--",
