@@ -60,6 +60,7 @@ std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& 
   std::string preload = agent_library();
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
   settings["LD_PRELOAD"] = preload;
+  if (so.agent_evict_bytes) settings["ROOFPROF_AGENT_EVICT_BYTES"] = std::to_string(so.agent_evict_bytes);
   if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;
   return settings;
 }

@@ -133,7 +133,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   if (WIFSIGNALED(status)) out.term_signal = WTERMSIG(status);
   out.complete = collector.complete();
   out.warnings = collector.warnings();
-  if (std::getenv("ROOFPROF_AGENT_EVICT_BYTES")) out.cache_evictions = collector.evictions();  // --cache-state cold
+  if (so.agent_evict_bytes) out.cache_evictions = collector.evictions();  // --cache-state cold
   if (!collector.has_file_of(child) && !(WIFEXITED(status) && WEXITSTATUS(status) == 127))
     out.warnings.push_back("the in-process agent did not start in the program (LD_PRELOAD ignored, e.g. a setuid "
                            "program, or a script that runs it as a child without --follow-fork): nothing was measured");

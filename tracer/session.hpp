@@ -37,6 +37,9 @@ struct SessionOptions {
   // encloses, while the thread is stopped and before the entry's time and counts are read
   // (run --cache-state cold evicts the caches here).
   std::function<void(pid_t tid)> before_outermost_entry;
+  // --cache-state cold with the in-process agent (--no-ptrace): the agent evicts with a buffer
+  // this big before each outermost entry (0: warm).
+  size_t agent_evict_bytes = 0;
   // Combined mode: the in-process agent measures the sites it takes (not owned).
   AgentLink* agent = nullptr;
   // The environment of the launched program, called in the child after fork (null: ours).

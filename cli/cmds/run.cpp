@@ -117,13 +117,13 @@ int run(const RunOptions& o) {
     };
   }
   // --cache-state cold outside emulation: the tracer evicts from this process at each
-  // outermost region entry; the in-process agent evicts in the program (it inherits the
-  // setting through the environment). The emulated run empties its simulated caches instead.
+  // outermost region entry; the in-process agent evicts in the program (agent_settings passes
+  // the size in its environment). The emulated run empties its simulated caches instead.
   std::unique_ptr<CacheEvictor> evictor;
   if (o.cache_state == "cold") {
     size_t bytes = 2 * emul::host_cache_geometry().back().size;  // UserError when sysfs has no caches
     if (o.no_ptrace) {
-      ::setenv("ROOFPROF_AGENT_EVICT_BYTES", std::to_string(bytes).c_str(), 1);
+      so.agent_evict_bytes = bytes;
     } else {
       evictor = std::make_unique<CacheEvictor>(bytes);
       so.before_outermost_entry = [&evictor](pid_t tid) { evictor->evict(last_cpu_of(tid)); };
