@@ -61,23 +61,10 @@ std::vector<std::string> cmdline_of(int pid) {
   return out;
 }
 
-int run(const RunOptions& o) {
-  std::vector<regions::RegionSpec> specs;
-  for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
-  for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
-  if (specs.empty())
-    throw UserError("no region given: add --region FUNCTION or --span NAME=START..STOP (see roofprof run --help)");
-  if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
-  if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
-  if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
-  // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
-  const auto launch = detect_launcher(process_environment());
-  const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
-  if (launch && o.repeat > 1)
-    throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
-                    "the job (MPI_Init fails); launch the job N times instead");
-
-  auto caps = counters::probe_capabilities();
+// The backend of this run: counters::choose_backend, except that the emulation backend's
+// second run cannot start an attached process or an MPI rank again.
+counters::BackendChoice backend_for(const RunOptions& o, const counters::Capabilities& caps,
+                                    const std::optional<LaunchInfo>& launch) {
   auto choice = counters::choose_backend(o.backend, caps);
   if (choice.kind == counters::BackendKind::emul && o.pid) {
     if (o.backend == "emul")
@@ -95,6 +82,27 @@ int run(const RunOptions& o) {
                                      "a rank of an MPI job (" + launch->launcher + "): the emulated run cannot "
                                      "start the rank again; time and software counters only", {}};
   }
+  return choice;
+}
+
+int run(const RunOptions& o) {
+  std::vector<regions::RegionSpec> specs;
+  for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
+  for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
+  if (specs.empty())
+    throw UserError("no region given: add --region FUNCTION or --span NAME=START..STOP (see roofprof run --help)");
+  if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
+  if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
+  if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
+  // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
+  const auto launch = detect_launcher(process_environment());
+  const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
+  if (launch && o.repeat > 1)
+    throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
+                    "the job (MPI_Init fails); launch the job N times instead");
+
+  auto caps = counters::probe_capabilities();
+  auto choice = backend_for(o, caps, launch);
   bool emulate = choice.kind == counters::BackendKind::emul;
   auto counting = counters::make_run_counting(choice.kind, caps, o.events);
   auto& backend = counting.backend;
@@ -181,8 +189,8 @@ int run(const RunOptions& o) {
     } else {
       tracer::Session session(so, *backend, planner, sink);
       last = session.run();
-    so.on_ready = nullptr;  // the backend is announced once
     }
+    so.on_ready = nullptr;  // the backend is announced once, not once per repeat
     res.wall_time_s += last.wall_time_s;
     if (last.cache_evictions) res.cache_evictions = res.cache_evictions.value_or(0) + *last.cache_evictions;
     for (auto& w : last.warnings) res.warnings.push_back(w);

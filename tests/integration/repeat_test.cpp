@@ -31,6 +31,7 @@ TEST(RunRepeat, RepeatThreeRunsTheProgramThreeTimes) {
       {"run", "--backend", "time", "--repeat", "3", "--region", "recurse", "--", fixture("run_recursion")});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(count_of(r.out, "sum="), 3u) << r.diag();
+  EXPECT_EQ(count_of(r.err, "roofprof: backend "), 1u) << "announced once, not once per run: " << r.diag();
   json reg = region(load_result(r), "recurse");
   EXPECT_EQ(calls(reg), 9) << reg.dump();
 }
