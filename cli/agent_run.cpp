@@ -5,7 +5,6 @@
 #include "cli/agent_env.hpp"
 
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,12 +37,7 @@ std::string check_and_resolve(const tracer::SessionOptions& so, const probes::Pl
       throw UserError(fmt::format("--span {} needs breakpoints: the in-process agent only hooks functions called "
                                   "through the dynamic linker; run without --no-ptrace", s.text));
   const std::string& prog = so.argv.at(0);
-  std::string path = find_in_path(prog);
-  struct stat st {};
-  if (path.empty() || stat(path.c_str(), &st) != 0)
-    throw UserError(fmt::format("cannot run '{}': no such file (check the path or PATH)", prog));
-  if (S_ISDIR(st.st_mode) || access(path.c_str(), X_OK) != 0)
-    throw UserError(fmt::format("cannot run '{}': not an executable file", prog));
+  std::string path = runnable_program(prog);
   char head[2] = {0, 0};
   std::ifstream(path, std::ios::binary).read(head, 2);
   if (head[0] == '#' && head[1] == '!') return path;  // a script: its interpreter loads the agent

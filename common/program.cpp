@@ -1,8 +1,11 @@
 #include "common/program.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
+
+#include "common/error.hpp"
 
 namespace roofprof {
 
@@ -19,6 +22,16 @@ std::string find_in_path(const std::string& prog) {
     start = end + 1;
   }
   return "";
+}
+
+std::string runnable_program(const std::string& prog) {
+  std::string path = find_in_path(prog);
+  struct stat st {};
+  if (path.empty() || stat(path.c_str(), &st) != 0)
+    throw UserError("cannot run '" + prog + "': no such file (check the path or PATH)");
+  if (S_ISDIR(st.st_mode) || access(path.c_str(), X_OK) != 0)
+    throw UserError("cannot run '" + prog + "': not an executable file");
+  return path;
 }
 
 }  // namespace roofprof

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/ptrace.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,12 +110,7 @@ void Session::remove_task(Task& t) {
 
 void Session::launch() {
   const std::string& prog = opts_.argv.at(0);
-  std::string path = find_in_path(prog);
-  struct stat st {};
-  if (path.empty() || stat(path.c_str(), &st) != 0)
-    throw UserError(fmt::format("cannot run '{}': no such file (check the path or PATH)", prog));
-  if (S_ISDIR(st.st_mode) || access(path.c_str(), X_OK) != 0)
-    throw UserError(fmt::format("cannot run '{}': not an executable file", prog));
+  std::string path = runnable_program(prog);
 
   std::vector<char*> argv;
   for (auto& a : opts_.argv) argv.push_back(const_cast<char*>(a.c_str()));

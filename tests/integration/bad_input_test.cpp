@@ -35,6 +35,20 @@ TEST(RunBadInput, NonexistentProgram) {
   EXPECT_NE(r.err.find("does-not-exist"), std::string::npos) << r.diag();
 }
 
+TEST(RunBadInput, ProgramThatCannotRunInEveryMode) {
+  // Breakpoints only, the combined mode (the default) and the agent alone check the program
+  // the same way (common/program.hpp runnable_program).
+  for (const char* mode : {"--no-preload", "--preload", "--no-ptrace"}) {
+    Sandbox sb;
+    auto missing = sb.roofprof({"run", mode, "--backend", "time", "--region", "main", "--", "./does-not-exist"});
+    expect_one_line_error(missing);
+    EXPECT_NE(missing.err.find("'./does-not-exist': no such file"), std::string::npos) << mode << missing.diag();
+    auto directory = sb.roofprof({"run", mode, "--backend", "time", "--region", "main", "--", "/tmp"});
+    expect_one_line_error(directory);
+    EXPECT_NE(directory.err.find("'/tmp': not an executable file"), std::string::npos) << mode << directory.diag();
+  }
+}
+
 TEST(RunBadInput, MalformedSpan) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--span", "loop=span.c:10", "--", fixture("run_span")});
