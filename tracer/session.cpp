@@ -322,6 +322,13 @@ void Session::dispatch(pid_t tid, WaitStatus ws) {
   }
 }
 
+// How a task goes on after a stop that interrupted it (our PTRACE_INTERRUPT wake-up): as it was
+// going. A task in the middle of a single step (a displaced instruction in its scratch slot, or
+// a longjmp being followed) steps again: continued from the slot, it would run on past the one
+// copied instruction into whatever follows it (a SIGSEGV in the program). If the step already
+// ran, its SIGTRAP is still pending and is reported before any other instruction runs.
+Session::How Session::ongoing(const Task& t) { return t.mode == Task::Mode::Running ? How::Continue : How::Step; }
+
 void Session::resume(Task& t, How how, int sig) {
   long req = how == How::Step ? PTRACE_SINGLESTEP : how == How::Listen ? PTRACE_LISTEN : PTRACE_CONT;
   // ESRCH means the task died meanwhile; its exit is reported by waitpid.
@@ -342,7 +349,7 @@ void Session::on_ptrace_event(Task& t, int event) {
       on_exit_event(t);
       return;
     default:
-      resume(t, How::Continue);
+      resume(t, ongoing(t));
   }
 }
 
@@ -404,7 +411,7 @@ void Session::on_group_stop(Task& t, WaitStatus ws) {
     resume(t, How::Listen);  // stay stopped, as job control intends
     return;
   }
-  resume(t, How::Continue);  // PTRACE_INTERRUPT (our wake-up)
+  resume(t, ongoing(t));  // PTRACE_INTERRUPT (our wake-up)
 }
 
 void Session::on_exec(Task& t) {

@@ -79,6 +79,7 @@ class Session : public regions::CountSource {
   bool wait_for_stop(pid_t& tid, int& status);
   void dispatch(pid_t tid, WaitStatus ws);
   void resume(Task& t, How how, int sig = 0);
+  static How ongoing(const Task& t);
   void on_task_gone(Task& t, WaitStatus ws);
   void on_ptrace_event(Task& t, int event);
   void on_new_child(Task& parent, int event);
