@@ -93,7 +93,7 @@ void attach_and_detach(int workers, std::chrono::milliseconds attached_for) {
 
 TEST(RunAttach, AttachThenDetachOnSigint) { attach_and_detach(0, 1000ms); }
 // Threads that exist before the attach are followed too (and all are released on detach).
-// DISABLED: a known bug, open. In 2 of 5 fresh-clone CI runs on 2026-11-21 (never in 60 runs
+// DISABLED: a known bug, open. In 2 of 4 fresh-clone CI runs on 2026-11-21 (never in ~50 runs
 // alone or beside one other attach test) the program died of SIGSEGV while roofprof detached
 // from it at Ctrl-C, with two worker threads at tick()'s breakpoints. Run it with
 // --gtest_also_run_disabled_tests while working on tracer/session.cpp detach_all().
