@@ -2,18 +2,14 @@
 // paper's Table I, plus write-allocate for stores to lines a kernel never reads.
 #include <gtest/gtest.h>
 
+#include "kernel_lookup.hpp"
+
 #include <set>
 #include <string>
 
 #include "selftest/kernel_table.h"
 
 namespace {
-
-const sx_kernel& kernel(const std::string& name) {
-  for (int i = 0; i < SX_N_KERNELS; ++i)
-    if (name == sx_kernels[i].name) return sx_kernels[i];
-  throw std::runtime_error("no kernel " + name);
-}
 
 TEST(SelftestFormulas, Blas1) {
   const sx_kernel& d = kernel("daxpy");

@@ -1,16 +1,12 @@
 // Sizes and cases of the quick and full sets.
 #include <gtest/gtest.h>
 
+#include "kernel_lookup.hpp"
+
 #include "selftest/plan.hpp"
 
 namespace roofprof::selftest {
 namespace {
-
-const sx_kernel& kernel(const std::string& name) {
-  for (int i = 0; i < SX_N_KERNELS; ++i)
-    if (name == sx_kernels[i].name) return sx_kernels[i];
-  throw std::runtime_error("no kernel " + name);
-}
 
 TEST(SelftestPlan, LargestSizeRespectsFootprintWorkAndGranule) {
   const sx_kernel& d = kernel("daxpy");

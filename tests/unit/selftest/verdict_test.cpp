@@ -1,16 +1,12 @@
 // Thresholds of the table's pass / warn / fail, and a synthetic over-counting backend.
 #include <gtest/gtest.h>
 
+#include "kernel_lookup.hpp"
+
 #include "selftest/table.hpp"
 
 namespace roofprof::selftest {
 namespace {
-
-const sx_kernel& kernel(const std::string& name) {
-  for (int i = 0; i < SX_N_KERNELS; ++i)
-    if (name == sx_kernels[i].name) return sx_kernels[i];
-  throw std::runtime_error("no kernel " + name);
-}
 
 TEST(SelftestVerdict, WorkThresholds) {
   EXPECT_EQ(judge(1.0, kWork), Verdict::Pass);
