@@ -12,6 +12,7 @@
 #include <sstream>
 #include <utility>
 
+#include "common/cpuid_caches.hpp"
 #include "common/error.hpp"
 
 namespace roofprof::ceilings {
@@ -141,9 +142,13 @@ std::vector<CacheGeometry> cache_geometry() {
     }
     if (g.level >= 1 && g.level <= 3 && g.size_bytes > 0) out.push_back(g);
   }
+  if (out.empty())  // a kernel without cacheinfo (some VMs): what CPUID says
+    for (const CpuidCache& c : cpuid_caches())
+      if (c.level >= 1 && c.level <= 3 && c.size > 0)
+        out.push_back({c.level, c.size, c.line ? int(c.line) : 64, c.shared_by_threads ? c.shared_by_threads : 1});
   if (out.empty())
     throw UserError("cannot read the cache geometry from " + base.string() +
-                    " (is /sys mounted?)");
+                    " or CPUID (is /sys mounted?)");
   std::sort(out.begin(), out.end(),
             [](const CacheGeometry& a, const CacheGeometry& b) { return a.level < b.level; });
   return out;

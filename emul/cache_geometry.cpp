@@ -4,10 +4,12 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "common/cpuid_caches.hpp"
 #include "common/error.hpp"
 
 namespace roofprof::emul {
@@ -82,6 +84,18 @@ std::vector<CacheLevel> parse_cache_geometry(std::string_view text) {
   return levels;
 }
 
+std::vector<CacheLevel> cpuid_cache_geometry() {
+  std::vector<CacheLevel> levels;
+  for (const CpuidCache& c : cpuid_caches()) {
+    if (c.level != int(levels.size()) + 1 || !c.size || !c.line) break;
+    CacheLevel l{c.size, c.ways, c.line};
+    if (c.ways == std::numeric_limits<uint64_t>::max()) l.ways = c.size / c.line;  // fully associative
+    if (c.ways == 0) l.ways = kAssumedWays;
+    levels.push_back(l);
+  }
+  return levels;
+}
+
 std::vector<CacheLevel> host_cache_geometry(const std::string& root) {
   namespace fs = std::filesystem;
   std::map<int, CacheLevel> by_level;
@@ -101,6 +115,7 @@ std::vector<CacheLevel> host_cache_geometry(const std::string& root) {
   }
   std::vector<CacheLevel> levels;
   for (int k = 1; by_level.count(k); ++k) levels.push_back(by_level[k]);
+  if (levels.empty() && root == kSysfsCacheRoot) levels = cpuid_cache_geometry();
   if (levels.empty())
     throw UserError(fmt::format("cannot read the cache geometry from {}; give it explicitly, e.g. "
                                 "L1=32K:8:64,L2=1M:16:64,L3=32M:16:64", root));

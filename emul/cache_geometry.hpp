@@ -20,9 +20,18 @@ struct CacheLevel {
 // ways * line).
 std::vector<CacheLevel> parse_cache_geometry(std::string_view text);
 
+inline constexpr const char* kSysfsCacheRoot = "/sys/devices/system/cpu/cpu0/cache";
+
 // The data/unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache (or `root`),
-// L1 first. Throws UserError when sysfs does not describe them.
-std::vector<CacheLevel> host_cache_geometry(const std::string& root = "/sys/devices/system/cpu/cpu0/cache");
+// L1 first; where the kernel has no such directory (some VMs), from CPUID
+// (cpuid_cache_geometry). Throws UserError when neither describes them.
+std::vector<CacheLevel> host_cache_geometry(const std::string& root = kSysfsCacheRoot);
+
+// The caches CPUID describes (common/cpuid_caches.hpp), up to the first level it does not.
+// A level whose associativity CPUID does not give (AMD's legacy L3 leaf on a CPU that hides
+// its topology leaf) is modelled kAssumedWays-way: an assumption, said in docs/emulation.md.
+inline constexpr uint64_t kAssumedWays = 16;
+std::vector<CacheLevel> cpuid_cache_geometry();
 
 // Same checks as parse_cache_geometry; throws UserError.
 void check_cache_geometry(const std::vector<CacheLevel>& levels);
