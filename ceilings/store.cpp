@@ -12,6 +12,7 @@
 #include "ceilings/machine.hpp"
 #include "ceilings/names.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 
 namespace roofprof::ceilings {
 namespace {
@@ -65,20 +66,7 @@ Ceilings load(const std::filesystem::path& path) {
 void save(const Ceilings& c, const std::filesystem::path& path) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  const auto tmp = path.string() + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << to_json(c).dump(2) << '\n';
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw UserError(path.string() + ": cannot write the ceilings file");
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw UserError(path.string() + ": cannot write the ceilings file (" + ec.message() + ")");
-  }
+  write_output_file(path.string(), to_json(c).dump(2) + "\n", "ceilings file");
 }
 
 std::filesystem::path default_cache_dir() {

@@ -20,10 +20,11 @@ std::string events_setting(const counters::Backend& backend) {
   std::string out;
   for (const auto& e : backend.events()) {
     const counters::SoftwareEvent* found = nullptr;
-    for (const auto& s : counters::software_events())
-      if (e.name == s.name) found = &s;
-    if (!found)
+    try {
+      found = &counters::find_software_event(e.name);  // "page-faults:u" too
+    } catch (const UserError&) {
       throw UserError(fmt::format("--no-ptrace counts software events only; '{}' is not one", e.name));
+    }
     out += fmt::format("{}{}:{}", out.empty() ? "" : ",", 1 /* PERF_TYPE_SOFTWARE */, found->config);
   }
   if (backend.events().size() > RP_MAX_EVENTS)
@@ -60,6 +61,7 @@ std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& 
   std::string preload = agent_library();
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
   settings["LD_PRELOAD"] = preload;
+  if (so.agent_user_level) settings["ROOFPROF_AGENT_USER_LEVEL"] = "1";
   if (so.agent_evict_bytes) settings["ROOFPROF_AGENT_EVICT_BYTES"] = std::to_string(so.agent_evict_bytes);
   if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;
   return settings;

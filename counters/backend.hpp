@@ -56,7 +56,10 @@ class Backend {
 // TOTAL_TIME_ENABLED/RUNNING). Default events: task-clock, page-faults, context-switches.
 // Accepted names: task-clock, cpu-clock, page-faults, minor-faults, major-faults,
 // context-switches, cpu-migrations. Unknown names -> UserError.
-std::unique_ptr<Backend> make_perf_software_backend(std::vector<std::string> events = {});
+// `user_level`: count without the kernel side (exclude_kernel), as an unprivileged user must at
+// perf_event_paranoid >= 2; events are then named as user_level_name() says, the default set
+// leaves out what counts nothing at user level, and asking for such an event is a UserError.
+std::unique_ptr<Backend> make_perf_software_backend(std::vector<std::string> events = {}, bool user_level = false);
 // No counters at all (--backend time).
 std::unique_ptr<Backend> make_null_backend();
 

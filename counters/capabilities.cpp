@@ -96,6 +96,10 @@ bool uncore_allowed(const Capabilities& c) {
          (c.perf_event_paranoid && *c.perf_event_paranoid <= 0);
 }
 
+bool kernel_counting_allowed(const Capabilities& c) {
+  return c.root || c.cap_perfmon || c.cap_sys_admin || (c.perf_event_paranoid && *c.perf_event_paranoid <= 1);
+}
+
 Capabilities probe_capabilities() {
   Capabilities c;
   c.cpu = read_cpuinfo();

@@ -44,4 +44,8 @@ std::optional<bool> valgrind_supports_avx512(const std::string& version);
 // Uncore counting is allowed by policy: root, CAP_PERFMON/CAP_SYS_ADMIN, or paranoid <= 0.
 bool uncore_allowed(const Capabilities& c);
 
+// The kernel side of per-thread counts is allowed: root, CAP_PERFMON/CAP_SYS_ADMIN, or
+// paranoid <= 1. Otherwise counters open with exclude_kernel (user level only).
+bool kernel_counting_allowed(const Capabilities& c);
+
 }  // namespace roofprof::counters

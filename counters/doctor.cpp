@@ -116,6 +116,11 @@ DoctorItem paranoid_item(const Capabilities& c) {
 }
 
 DoctorItem software_item(const Capabilities& c) {
+  if (c.software_counters && !kernel_counting_allowed(c))
+    return {"software counters", true,
+            "usable at user level only (not root, no CAP_PERFMON, perf_event_paranoid >= 2): task-clock, "
+            "page-faults:u (faults inside system calls left out); context-switches not countable",
+            "sudo sysctl -w kernel.perf_event_paranoid=1 (or CAP_PERFMON) to count the kernel side too"};
   if (c.software_counters) return {"software counters", true, "usable (task-clock, page-faults, ...)", ""};
   return {"software counters", false, "not usable: " + c.software_problem,
           permission_problem(c.software_errno) ? "sudo sysctl -w kernel.perf_event_paranoid=2" : ""};

@@ -12,13 +12,21 @@ namespace {
 
 class PerfSoftwareBackend : public Backend {
  public:
-  explicit PerfSoftwareBackend(const std::vector<std::string>& names) {
+  PerfSoftwareBackend(const std::vector<std::string>& names, bool user_level) {
     std::set<std::string> seen;
     for (const std::string& n : names) {
       const SoftwareEvent& e = find_software_event(n);
-      if (!seen.insert(n).second) throw UserError("event '" + n + "' is listed twice");
-      events_.push_back({e.name, e.unit});
-      specs_.push_back({e.name, counting_attr(PERF_TYPE_SOFTWARE, e.config)});
+      if (!seen.insert(e.name).second) throw UserError("event '" + n + "' is listed twice");
+      if (user_level && e.at_user_level == AtUserLevel::nothing)
+        throw UserError("event '" + std::string(e.name) +
+                        "' is counted in kernel mode, which this user may not count (perf_event_paranoid >= 2, "
+                        "no CAP_PERFMON); leave it out, or run as root, with CAP_PERFMON or with "
+                        "perf_event_paranoid <= 1");
+      const std::string name = user_level ? user_level_name(e) : e.name;
+      events_.push_back({name, e.unit});
+      perf_event_attr attr = counting_attr(PERF_TYPE_SOFTWARE, e.config);
+      attr.exclude_kernel = user_level ? 1 : 0;
+      specs_.push_back({name, attr});
     }
   }
   std::string name() const override { return "perf"; }
@@ -36,9 +44,11 @@ class PerfSoftwareBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_perf_software_backend(std::vector<std::string> events) {
-  if (events.empty()) events = default_software_events();
-  return std::make_unique<PerfSoftwareBackend>(events);
+std::unique_ptr<Backend> make_perf_software_backend(std::vector<std::string> events, bool user_level) {
+  if (events.empty())
+    for (const std::string& n : default_software_events())
+      if (!user_level || find_software_event(n).at_user_level != AtUserLevel::nothing) events.push_back(n);
+  return std::make_unique<PerfSoftwareBackend>(events, user_level);
 }
 
 }  // namespace roofprof::counters

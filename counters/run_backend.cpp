@@ -1,6 +1,7 @@
 #include "counters/run_backend.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "counters/combined_backend.hpp"
@@ -14,8 +15,17 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
                               const std::vector<std::string>& software_events) {
   RunCounting rc;
   std::vector<std::unique_ptr<Backend>> parts;
-  if (caps.software_counters) parts.push_back(make_perf_software_backend(software_events));
-  else if (!software_events.empty()) throw UserError("--events: " + caps.software_problem);
+  if (caps.software_counters) {
+    rc.user_level = !kernel_counting_allowed(caps);
+    parts.push_back(make_perf_software_backend(software_events, rc.user_level));
+    if (rc.user_level)
+      rc.notes.push_back(fmt::format(
+          "software counters at user level only (perf_event_paranoid={}, not root, no CAP_PERFMON): page-faults:u "
+          "leaves out faults taken inside system calls; context-switches cannot be counted (docs/methodology.md)",
+          caps.perf_event_paranoid ? std::to_string(*caps.perf_event_paranoid) : "?"));
+  } else if (!software_events.empty()) {
+    throw UserError("--events: " + caps.software_problem);
+  }
   if (kind == BackendKind::perf && caps.selection.set) {
     const EventSet& set = *caps.selection.set;
     PfmLibrary pfm(false);

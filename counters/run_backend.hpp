@@ -19,6 +19,8 @@ namespace roofprof::counters {
 struct RunCounting {
   std::unique_ptr<Backend> backend;
   const EventSet* event_set = nullptr;  // set when hardware events are counted
+  bool user_level = false;              // software events without their kernel side (unprivileged)
+  std::vector<std::string> notes;       // said to the user and kept in the result's warnings
 };
 
 // Throws UserError when requested software events are unknown or perf cannot open them.

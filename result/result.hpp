@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/output_file.hpp"
+
 namespace roofprof::result {
 
 inline constexpr int kSchemaVersion = 1;
@@ -122,8 +124,11 @@ nlohmann::json to_json(const Run& run);
 // ("regions[2].calls: expected ...") but not the file (read_file adds it).
 Run from_json(const nlohmann::json& j);
 
-// Writes atomically (temporary file in the same directory, fsync, rename). An existing file
-// at `path` is kept as `path.old`. Throws UserError when the directory is not writable.
+// Writes the result (common/output_file.hpp): a regular file atomically, an existing one kept
+// as PATH.old; a device or stream in place; a fallback file named in the UserError when the
+// write fails. `write_atomic(run, path)` checks the path first; `run` checks it before the
+// program starts and passes the checked target.
+void write_atomic(const Run& run, const OutputTarget& target);
 void write_atomic(const Run& run, const std::string& path);
 Run read_file(const std::string& path);  // UserError: unreadable, not JSON, wrong schema
 // read_file of each path, on every core (the rank files of a large job); the runs in the

@@ -15,11 +15,13 @@
 
 namespace roofprof::result {
 
-void write_atomic(const Run& run, const std::string& path) {
+void write_atomic(const Run& run, const OutputTarget& target) {
   // ordered_json: the file lists members in schema order, which is easier to read.
   std::string text = build_json<nlohmann::ordered_json>(run).dump(2) + "\n";
-  replace_file_atomically(path, text, "result file");
+  write_output(target, text, "result file", KeepPrevious::yes);
 }
+
+void write_atomic(const Run& run, const std::string& path) { write_atomic(run, check_output(path, "result file")); }
 
 Run read_file(const std::string& path) {
   std::string text = read_whole_file(path, "result file");

@@ -40,6 +40,9 @@ struct SessionOptions {
   // --cache-state cold with the in-process agent (--no-ptrace): the agent evicts with a buffer
   // this big before each outermost entry (0: warm).
   size_t agent_evict_bytes = 0;
+  // The in-process agent counts software events without their kernel side (an unprivileged
+  // user at perf_event_paranoid >= 2), as the tracer's backend does.
+  bool agent_user_level = false;
   // Combined mode: the in-process agent measures the sites it takes (not owned).
   AgentLink* agent = nullptr;
   // The environment of the launched program, called in the child after fork (null: ours).

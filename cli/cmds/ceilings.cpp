@@ -9,6 +9,7 @@
 #include "ceilings/machine.hpp"
 #include "cli/command.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 
 namespace roofprof::cli {
 namespace {
@@ -35,6 +36,7 @@ void progress_done() {
 }
 
 int run(const CeilingsOptions& o) {
+  if (!o.output.empty() && o.output != "-") check_output(o.output, "ceilings file");  // before measuring
   ceilings::MeasureOptions m;
   m.mode = o.full ? ceilings::Mode::full : ceilings::Mode::quick;
   m.thread_counts = o.threads;

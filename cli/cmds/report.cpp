@@ -8,12 +8,12 @@
 
 #include "cli/command.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 #include "report/export.hpp"
 #include "report/figure.hpp"
 #include "report/html.hpp"
 #include "report/merge.hpp"
 #include "report/model.hpp"
-#include "report/output_file.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
 #include "report/terminal_plot.hpp"
@@ -69,7 +69,11 @@ void apply_group_by(const std::string& how, std::vector<report::Input>& inputs) 
 }
 
 int run(const ReportOptions& o) {
-  // Read everything first: a bad file stops the command before anything is printed.
+  // Outputs first, then every input: a bad path or file stops the command before anything is
+  // printed or written.
+  for (const auto& [path, what] : {std::pair{o.svg, "SVG file"}, {o.html, "HTML file"}, {o.csv, "CSV file"},
+                                   {o.json, "JSON file"}})
+    if (!path.empty()) check_output(path, what);
   std::vector<report::Input> inputs;
   std::vector<result::Run> runs = result::read_files(o.files);
   for (size_t i = 0; i < o.files.size(); ++i) inputs.push_back({o.files[i], std::move(runs[i])});
@@ -93,8 +97,9 @@ int run(const ReportOptions& o) {
   bool stdout_taken = false;
   auto out = [&](const std::string& path, const char* what, auto render) {
     if (path.empty()) return;
-    stdout_taken = stdout_taken || path == "-";
-    report::write_output(path, render(), what);
+    const OutputTarget target = check_output(path, what);
+    stdout_taken = stdout_taken || (target.kind == OutputKind::Stream && target.fd == 1);
+    write_output(target, render(), what);
   };
   out(o.svg, "SVG file", [&] { return report::render_svg(figure); });
   out(o.html, "HTML file", [&] { return report::render_html(model, figure); });

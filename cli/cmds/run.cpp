@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/evict.hpp"
 #include "common/launcher.hpp"
+#include "common/output_file.hpp"
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
 #include "counters/run_backend.hpp"
@@ -97,6 +98,8 @@ int run(const RunOptions& o) {
   // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
   const auto launch = detect_launcher(process_environment());
   const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
+  // Before the program starts: a result that cannot be written is found now, not after the run.
+  const OutputTarget output_target = check_output(output, "result file");
   if (launch && o.repeat > 1)
     throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
                     "the job (MPI_Init fails); launch the job N times instead");
@@ -117,11 +120,13 @@ int run(const RunOptions& o) {
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
   so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
+  so.agent_user_level = counting.user_level;
   if (!o.quiet) {
     // Said once the regions resolved, so that bad input gets exactly one line.
-    so.on_ready = [choice] {
+    so.on_ready = [choice, notes = counting.notes] {
       std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
       for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
+      for (const auto& n : notes) std::fprintf(stderr, "roofprof: note: %s\n", n.c_str());
     };
   }
   // --cache-state cold outside emulation: the tracer evicts from this process at each
@@ -150,6 +155,7 @@ int run(const RunOptions& o) {
   res.host = result::describe_host();
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   for (const auto& e : backend->events()) res.events.push_back(e.name);
+  for (const auto& n : counting.notes) res.warnings.push_back(n);
 
   // The combined mode (docs/preload.md): not with --pid (the agent is loaded at start), not
   // under emulation (the emulated run has its own probes), not with --cache-state cold (the
@@ -238,7 +244,7 @@ int run(const RunOptions& o) {
     }
   }
   groups.fill(res.regions, res.events);
-  result::write_atomic(res, output);
+  result::write_atomic(res, output_target);
   if (!o.quiet) {
     report::print_summary(res, stderr);
     std::fprintf(stderr, "roofprof: results in %s\n", output.c_str());

@@ -13,6 +13,7 @@
 
 #include "cli/command.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 #include "counters/backend_choice.hpp"
 #include "counters/capabilities.hpp"
 #include "emul/cache_geometry.hpp"
@@ -73,6 +74,7 @@ struct WorkDir {
 };
 
 int run(const SelftestOptions& o) {
+  if (!o.json.empty()) check_output(o.json, "selftest JSON file");  // before minutes of runs
   if (o.quick && o.full) throw UserError("give --quick or --full, not both");
   std::string mode = o.full ? "full" : "quick";
   auto levels = emul::host_cache_geometry();  // UserError when sysfs does not describe the caches
@@ -96,8 +98,7 @@ int run(const SelftestOptions& o) {
   selftest::Report report = selftest::make_report(mode, plan, per_backend);
   selftest::print_report(report, stdout);
   if (!o.json.empty()) {
-    std::ofstream out(o.json);
-    if (!(out << report_json(report).dump(2) << '\n')) throw UserError(fmt::format("cannot write {}", o.json));
+    write_output_file(o.json, report_json(report).dump(2) + "\n", "selftest JSON file");
   }
   return report.verdict == selftest::Verdict::Fail ? 1 : 0;
 }

@@ -59,6 +59,7 @@ struct rp_agent {
   int scope; /* enum rp_scope */
   int n_events;
   uint64_t event_config[RP_MAX_EVENTS]; /* PERF_COUNT_SW_* */
+  int user_level;                       /* ROOFPROF_AGENT_USER_LEVEL: exclude_kernel */
   int follow_fork;
   pid_t measured_pid;  /* ROOFPROF_AGENT_PID: the process roofprof started */
   pid_t consumer_pid;  /* ROOFPROF_AGENT_CONSUMER */

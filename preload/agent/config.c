@@ -3,6 +3,8 @@
  *   ROOFPROF_AGENT_REGIONS     one "SPEC:PATTERN" per line (SPEC: spec index in roofprof)
  *   ROOFPROF_AGENT_SCOPE       process | thread
  *   ROOFPROF_AGENT_EVENTS      comma-separated perf "TYPE:CONFIG" pairs (empty: time only)
+ *   ROOFPROF_AGENT_USER_LEVEL  1: count without the kernel side (exclude_kernel), as an
+ *                              unprivileged user must at perf_event_paranoid >= 2
  *   ROOFPROF_AGENT_PID         the process roofprof started
  *   ROOFPROF_AGENT_FOLLOW_FORK 1: other processes (fork children, exec'd children) record too
  *   ROOFPROF_AGENT_CONSUMER    pid of the process draining the ring (0: nobody)
@@ -74,6 +76,7 @@ int rp_config_read(void) {
   long evict = env_long("ROOFPROF_AGENT_EVICT_BYTES", 0);
   rp.evict_bytes = evict > 0 ? (size_t)evict : 0;
   rp.sites_only = env_long("ROOFPROF_AGENT_SITES", 0) != 0;
+  rp.user_level = env_long("ROOFPROF_AGENT_USER_LEVEL", 0) != 0;
   rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
   rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);
   rp.consumer_pid = (pid_t)env_long("ROOFPROF_AGENT_CONSUMER", 0);

@@ -41,6 +41,7 @@ static int open_group(pid_t tid, int inherit) {
     a.config = rp.event_config[i];
     a.read_format = PERF_FORMAT_GROUP;
     a.exclude_hv = 1;
+    a.exclude_kernel = rp.user_level ? 1 : 0;
     a.inherit = inherit ? 1 : 0;
     a.inherit_thread = inherit ? 1 : 0; /* threads only, not fork children */
     /* The leader starts disabled and is enabled once the group is complete: members added to

@@ -4,6 +4,7 @@
 // child's whole process group when it outlives its timeout (a hang becomes a test failure).
 // Result files are parsed with nlohmann::json.
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -86,7 +87,12 @@ struct SpawnOptions {
   fs::path stdout_file, stderr_file;              // captured output
   std::optional<std::string> stdin_text;          // default: /dev/null
   std::map<std::string, std::string> env;         // added to (or overriding) our environment
+  bool unprivileged = false;                      // run as the user nobody (when we are root)
 };
+
+// The unprivileged user the tests run roofprof as (most HPC users are not root).
+inline constexpr uid_t kNobody = 65534;
+inline constexpr gid_t kNogroup = 65534;
 
 // Outcome of a child process.
 struct Status {
@@ -157,6 +163,10 @@ class Child {
       ::dup2(out, 1);
       ::dup2(err, 2);
       for (const auto& [k, v] : o.env) ::setenv(k.c_str(), v.c_str(), 1);
+      if (o.unprivileged && ::geteuid() == 0) {
+        if (::setgroups(0, nullptr) != 0 || ::setgid(kNogroup) != 0 || ::setuid(kNobody) != 0) _exit(125);
+        ::setenv("HOME", "/nonexistent", 1);
+      }
       ::execv(args[0], args.data());
       _exit(127);
     }
@@ -244,6 +254,7 @@ struct RunOptions {
   std::map<std::string, std::string> env;
   std::optional<std::string> stdin_text;
   std::chrono::milliseconds timeout = 30s;
+  bool unprivileged = false;  // as the user nobody, in a working directory it owns
 };
 
 // A temporary directory with one working directory; every run of a test happens in it.
@@ -260,6 +271,12 @@ class Sandbox {
     so.stderr_file = tmp_ / (tag + ".stderr");
     so.env = ro.env;
     so.stdin_text = ro.stdin_text;
+    so.unprivileged = ro.unprivileged;
+    if (ro.unprivileged && ::geteuid() == 0) {
+      // nobody reaches the working directory and owns it.
+      ::chmod(tmp_.path().c_str(), 0755);
+      if (::chown(work().c_str(), kNobody, kNogroup) != 0) ADD_FAILURE() << "cannot chown " << work();
+    }
     return so;
   }
 

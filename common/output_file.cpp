@@ -1,0 +1,235 @@
+#include "common/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace roofprof {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// A failed system call while writing, caught by write_output and turned into a fallback.
+struct SystemFailure {
+  int err;
+  const char* step;
+};
+[[noreturn]] void fail(const char* step) { throw SystemFailure{errno, step}; }
+
+std::string directory_of(const std::string& path) {
+  std::string dir = fs::path(path).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+
+// The descriptor a stream name stands for, or -1.
+int stream_fd(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout" || path == "/dev/fd/1" || path == "/proc/self/fd/1") return 1;
+  if (path == "/dev/stderr" || path == "/dev/fd/2" || path == "/proc/self/fd/2") return 2;
+  return -1;
+}
+
+// A new, empty, uniquely named file in `dir`, mode 0666 minus the umask. -1 with errno set when
+// the directory does not take one.
+std::pair<int, std::string> create_temporary(const std::string& dir, const std::string& base) {
+  static std::atomic<unsigned> counter{0};
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string tmp = dir + "/." + base + ".tmp." + std::to_string(getpid()) + "." +
+                      std::to_string(counter.fetch_add(1));
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return {fd, tmp};
+    if (errno != EEXIST) return {-1, tmp};
+  }
+  errno = EEXIST;
+  return {-1, ""};
+}
+
+void write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("write");
+    p += n;
+    left -= size_t(n);
+  }
+}
+
+// `path` (if it exists) also becomes `path.old`; `path` itself stays in place.
+void keep_previous(const std::string& path) {
+  const std::string old = path + ".old";
+  if (::unlink(old.c_str()) != 0 && errno != ENOENT) fail("keep the previous file as .old for");
+  if (::link(path.c_str(), old.c_str()) == 0) return;
+  // No hard links on this file system: move it instead (brief window without `path`).
+  if (::rename(path.c_str(), old.c_str()) != 0) fail("keep the previous file as .old for");
+}
+
+void sync_directory(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // best effort: the data itself is already on disk
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// Temporary file, fsync, optional .old, rename over `path`, fsync of the directory.
+void replace_regular(const std::string& path, const std::string& text, KeepPrevious keep) {
+  const std::string dir = directory_of(path);
+  auto [fd, tmp] = create_temporary(dir, fs::path(path).filename().string());
+  if (fd < 0) fail("create a temporary file for");
+  try {
+    write_all(fd, text);
+    if (::fsync(fd) != 0) fail("write");
+    if (::close(fd) != 0) {
+      fd = -1;
+      fail("write");
+    }
+    fd = -1;
+    struct stat st {};
+    if (keep == KeepPrevious::yes && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) keep_previous(path);
+    if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename the temporary file to");
+  } catch (const SystemFailure&) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    ::unlink(tmp.c_str());
+    errno = err;
+    throw;
+  }
+  sync_directory(dir);
+}
+
+void write_in_place(const OutputTarget& t, const std::string& text) {
+  if (t.kind == OutputKind::Stream) {
+    write_all(t.fd, text);
+    return;
+  }
+  int fd = ::open(t.resolved.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) fail("open");
+  try {
+    write_all(fd, text);
+  } catch (const SystemFailure&) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    throw;
+  }
+  ::close(fd);
+}
+
+// Saves `text` under a new name in the current directory or the temporary directory; the path
+// written, or "" when neither took it.
+std::string save_fallback(const std::string& text, const std::string& base) {
+  std::vector<std::string> dirs;
+  if (char* cwd = ::getcwd(nullptr, 0)) {
+    dirs.emplace_back(cwd);
+    std::free(cwd);
+  }
+  const char* t = std::getenv("TMPDIR");
+  dirs.emplace_back(t && *t ? t : "/tmp");
+  const std::string name = "roofprof-fallback-" + std::to_string(getpid()) + "-" + (base.empty() ? "output" : base);
+  for (const auto& dir : dirs) {
+    const std::string path = dir + "/" + name;
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) continue;
+    try {
+      write_all(fd, text);
+      if (::fsync(fd) != 0) fail("write");
+      ::close(fd);
+      return path;
+    } catch (const SystemFailure&) {
+      ::close(fd);
+      ::unlink(path.c_str());
+    }
+  }
+  return "";
+}
+
+// A file can be created in `dir`: created and removed at once.
+void check_directory(const std::string& path, const std::string& dir, const char* what) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    throw UserError(std::string("cannot write ") + what + " '" + path + "': directory '" + dir + "' " +
+                    (errno == ENOENT ? "does not exist; create it or" : "cannot be reached (" + errno_text(errno) + ");") +
+                    " choose another location with -o");
+  if (!S_ISDIR(st.st_mode))
+    throw UserError(std::string("cannot write ") + what + " '" + path + "': '" + dir +
+                    "' is not a directory; choose another location with -o");
+  auto [fd, tmp] = create_temporary(dir, "roofprof-check");
+  if (fd < 0)
+    throw UserError(std::string("cannot write ") + what + " '" + path + "': directory '" + dir +
+                    "' is not writable (" + errno_text(errno) + "); choose a writable location with -o");
+  ::close(fd);
+  ::unlink(tmp.c_str());
+}
+
+}  // namespace
+
+OutputTarget check_output(const std::string& path, const char* what) {
+  if (path.empty()) throw UserError(std::string("no file name given for the ") + what);
+  OutputTarget t;
+  t.path = path;
+  if (int fd = stream_fd(path); fd >= 0) {
+    t.kind = OutputKind::Stream;
+    t.fd = fd;
+    return t;
+  }
+  auto refuse = [&](const std::string& why) {
+    return UserError(std::string("cannot write ") + what + " '" + path + "': " + why);
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    std::error_code ec;
+    t.resolved = fs::canonical(path, ec).string();
+    if (ec) t.resolved = path;
+    if (S_ISDIR(st.st_mode)) throw refuse("it is a directory; give a file name");
+    if (S_ISBLK(st.st_mode)) throw refuse("it is a block device; give a file name");
+    if (S_ISSOCK(st.st_mode)) throw refuse("it is a socket; give a file name");
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+      if (::access(t.resolved.c_str(), W_OK) != 0) throw refuse("the device is not writable (" + errno_text(errno) + ")");
+      t.kind = OutputKind::Special;
+      return t;
+    }
+    t.kind = OutputKind::Regular;
+    check_directory(path, directory_of(t.resolved), what);
+    return t;
+  }
+  if (errno != ENOENT && errno != ENOTDIR) throw refuse(errno_text(errno) + "; choose another location with -o");
+  struct stat lst {};
+  if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode))
+    throw refuse("it is a symbolic link to a missing file; remove the link or choose another name");
+  t.kind = OutputKind::Regular;
+  t.resolved = path;
+  check_directory(path, directory_of(path), what);
+  return t;
+}
+
+void write_output(const OutputTarget& target, const std::string& text, const char* what, KeepPrevious keep) {
+  try {
+    if (target.kind == OutputKind::Regular) replace_regular(target.resolved, text, keep);
+    else write_in_place(target, text);
+    return;
+  } catch (const SystemFailure& f) {
+    const std::string base = target.kind == OutputKind::Stream ? "" : fs::path(target.path).filename().string();
+    const std::string saved = save_fallback(text, base);
+    const std::string head = std::string("cannot ") + f.step + " " + what + " '" + target.path + "' (" + errno_text(f.err) + ")";
+    if (saved.empty())
+      throw UserError(head + "; no fallback file could be written in the current or temporary directory either");
+    throw UserError(head + "; it was saved to '" + saved + "' instead");
+  }
+}
+
+void write_output_file(const std::string& path, const std::string& text, const char* what, KeepPrevious keep) {
+  write_output(check_output(path, what), text, what, keep);
+}
+
+}  // namespace roofprof
