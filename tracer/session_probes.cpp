@@ -18,8 +18,9 @@ namespace {
 constexpr int kMaxLongjmpSteps = 20000;
 }
 
-regions::Boundary Session::boundary(const Task& t, uint64_t sp) const {
-  return regions::Boundary{t.group->tgid, t.tid, sp, monotonic_ns()};
+regions::Boundary Session::boundary(const Task& t, uint64_t sp) {
+  if (opts_.agent) opts_.agent->drain();  // the agent's earlier boundaries reach the run's tracker first
+  return regions::Boundary{t.group->tgid, t.tid, sp, monotonic_ns(), this};
 }
 
 void Session::on_breakpoint(Task& t) {
@@ -169,7 +170,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
     }
   }
   if (!measured) return;
-  if (opts_.before_outermost_entry && t.returns.empty() &&
+  if (opts_.before_outermost_entry && !tracker_.in_function(g.tgid, t.tid) &&
       std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; }))
     opts_.before_outermost_entry(t.tid);
   for (const Probe& p : probes) {
