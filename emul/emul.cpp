@@ -13,12 +13,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "emul/events.hpp"
+#include "supervisor/child.hpp"
 
 #ifndef ROOFPROF_EMUL_BUILD_TOOL_DIR
 #define ROOFPROF_EMUL_BUILD_TOOL_DIR ""
@@ -259,9 +259,10 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
                  "roofprof: emulating under valgrind for exact counts (tens of times slower than native; "
                  "FMA instructions are emulated in software by valgrind 3.19 and run 100-1000x slower)\n");
 
-  pid_t child = fork();
-  if (child < 0) throw UserError(fmt::format("cannot fork: {}", std::strerror(errno)));
-  if (child == 0) {
+  supervisor::Launch launch;
+  launch.path = valgrind;
+  launch.argv = args;
+  launch.in_child = [&] {
     setenv("VALGRIND_LIB", tool_dir.c_str(), 1);
     // valgrind runs one thread at a time: spinning OpenMP workers only burn time slices.
     setenv("OMP_WAIT_POLICY", "passive", 0);
@@ -279,23 +280,16 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
       // agent code, neither counted nor simulated, and only slow.
       unsetenv("ROOFPROF_AGENT_EVICT_BYTES");
     }
-    std::vector<char*> cargv;
-    for (auto& a : args) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    execv(valgrind.c_str(), cargv.data());
-    std::fprintf(stderr, "roofprof: cannot execute %s: %s\n", valgrind.c_str(), std::strerror(errno));
-    _exit(127);
-  }
-  result.pid = child;  // valgrind runs the program in its own process
+  };
+  // The signal policy (supervisor/signals.hpp) holds here too: a request is passed on to
+  // valgrind (the program under it), which ends within the grace period or is killed.
+  supervisor::InterruptPolicy interrupts(false);
+  supervisor::Child child(supervisor::start(launch), interrupts);
+  result.pid = child.pid();  // valgrind runs the program in its own process
 
   auto start = std::chrono::steady_clock::now();
-  int status = 0;
   try {
-    for (;;) {
-      pid_t r = waitpid(child, &status, WNOHANG);
-      if (r == child) break;
-      if (r < 0 && errno != EINTR) throw UserError(fmt::format("waiting for valgrind: {}", std::strerror(errno)));
-      std::this_thread::sleep_for(std::chrono::milliseconds(options.progress ? 250 : 50));
+    while (!child.wait(options.progress ? 250 : 50)) {
       files.poll();
       if (options.progress) {
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -308,12 +302,14 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
     }
   } catch (...) {
     // Do not leave valgrind running behind an error.
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
+    kill(child.pid(), SIGKILL);
+    waitpid(child.pid(), nullptr, 0);
     if (options.progress) std::fprintf(stderr, "\r\033[K");
     throw;
   }
   if (options.progress) std::fprintf(stderr, "\r\033[K");
+  int status = child.status();
+  result.interrupted = interrupts.interrupted();
 
   bool crashed = WIFSIGNALED(status);
   if (crashed) result.signal = WTERMSIG(status);
@@ -331,7 +327,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
                                   argv[0], lines.front().substr(lines.front().find("unhandled"))));
   }
   files.close_all(result.pid, crashed);
-  if (!files.any()) {
+  if (!files.any() && !result.interrupted) {
     std::string why = first_valgrind_error(tmp.path);
     throw UserError(fmt::format("valgrind did not run {}{}", argv[0], why.empty() ? "" : ": " + why));
   }

@@ -18,24 +18,11 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/program.hpp"
+#include "supervisor/child.hpp"
 
 namespace roofprof::tracer {
 
 namespace {
-
-// Interrupt requests from SIGINT/SIGTERM. Signal handlers can only reach process-wide
-// state; the session polls it between stops. g_wake_tid is the task the handler interrupts
-// so that a blocked waitpid() returns promptly.
-std::atomic<int> g_interrupt_sig{0};
-std::atomic<bool> g_interrupt_from_user{false};
-std::atomic<pid_t> g_wake_tid{0};
-
-void on_interrupt_signal(int sig, siginfo_t* info, void*) {
-  g_interrupt_from_user.store(info && (info->si_code == SI_USER || info->si_code == SI_QUEUE));
-  g_interrupt_sig.store(sig);
-  pid_t wake = g_wake_tid.load();
-  if (wake > 0) ptrace(PTRACE_INTERRUPT, wake, nullptr, nullptr);
-}
 
 constexpr long kTraceOptions = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                                PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
@@ -50,20 +37,15 @@ std::optional<pid_t> tgid_of(pid_t tid) {
 
 }  // namespace
 
-void Session::install_interrupt_handlers() {
-  struct sigaction sa {};
-  sa.sa_sigaction = on_interrupt_signal;
-  sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: waitpid() returns EINTR
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
 Session::Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner,
-                 regions::Tracker::Sink sink)
-    : opts_(std::move(opts)), backend_(backend), planner_(planner), tracker_(*this, std::move(sink)) {}
+                 regions::Tracker& tracker)
+    : opts_(std::move(opts)),
+      backend_(backend),
+      planner_(planner),
+      tracker_(tracker),
+      interrupts_(opts_.attach_pid != 0) {}
 
-Session::~Session() { g_wake_tid.store(0); }
+Session::~Session() { supervisor::wake_task(0); }
 
 CounterValues Session::read(int pid, regions::Tid tid) {
   auto it = groups_.find(pid);
@@ -110,26 +92,13 @@ void Session::remove_task(Task& t) {
 
 void Session::launch() {
   const std::string& prog = opts_.argv.at(0);
-  std::string path = runnable_program(prog);
-
-  std::vector<char*> argv;
-  for (auto& a : opts_.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
-  pid_t pid = fork();
-  if (pid < 0) throw UserError(advice_for_errno(errno, "fork"));
-  if (pid == 0) {
-    char* const* env = opts_.child_env ? opts_.child_env() : nullptr;
-    raise(SIGSTOP);  // wait to be seized
-    if (env) execve(path.c_str(), argv.data(), env);
-    else execv(path.c_str(), argv.data());
-    std::fprintf(stderr, "roofprof: cannot run '%s': %s\n", prog.c_str(), std::strerror(errno));
-    _exit(127);
-  }
+  supervisor::Launch l;
+  l.path = runnable_program(prog);
+  l.argv = opts_.argv;
+  l.env = opts_.child_env;
+  l.stop_before_exec = true;
+  pid_t pid = supervisor::start(l);
   int status = 0;
-  if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
-    throw UserError(fmt::format("cannot start '{}'", prog));
-  }
   if (ptrace(PTRACE_SEIZE, pid, nullptr, kTraceOptions | PTRACE_O_EXITKILL) != 0) {
     int err = errno;
     kill(pid, SIGKILL);
@@ -137,7 +106,7 @@ void Session::launch() {
     throw UserError(advice_for_errno(err, "ptrace"));
   }
   main_pid_ = pid;
-  g_wake_tid.store(pid);
+  supervisor::wake_task(pid);
   auto& g = new_group(pid, std::make_shared<AddressSpace>(pid), true);
   new_task(g, pid);
   start_ns_ = monotonic_ns();
@@ -199,7 +168,7 @@ void Session::attach() {
     }
     stopped.insert(tid);
   }
-  g_wake_tid.store(pid);
+  supervisor::wake_task(pid);
   start_ns_ = monotonic_ns();
   Task& leader = g.tasks.count(pid) ? *g.tasks[pid] : *g.tasks.begin()->second;
   for (auto& [tid, t] : g.tasks)
@@ -256,8 +225,8 @@ void Session::loop() {
       else kill_all();
       break;
     }
-    if (g_interrupt_sig.load() != 0) {
-      handle_interrupt();
+    if (auto action = interrupts_.next(monotonic_ns()); action != supervisor::Action::None) {
+      handle_interrupt(action);
       if (groups_.empty()) break;
     }
     int status = 0;
@@ -418,7 +387,7 @@ void Session::on_exec(Task& t) {
   unsigned long former = 0;
   ptrace(PTRACE_GETEVENTMSG, t.tid, nullptr, &former);
   ThreadGroup& g = *t.group;
-  if (g.measured) tracker_.process_exit(g.tgid, monotonic_ns(), regions::CloseReason::ProcessExit);
+  if (g.measured) tracker_.process_exit(g.tgid, monotonic_ns(), regions::CloseReason::ProcessExit, this);
   // Every other thread is gone; the exec'ing one now has the group's id.
   for (auto it = g.tasks.begin(); it != g.tasks.end();) {
     if (it->second.get() != &t) {
@@ -491,13 +460,15 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   if (tgid == main_pid_) {
     if (ws.type() == WaitStatus::Type::Exited) outcome_.exit_status = ws.exit_code();
     else if (ws.type() == WaitStatus::Type::FatalSignal) outcome_.term_signal = ws.fatal_sig();
-    g_wake_tid.store(0);
+    supervisor::wake_task(0);
   }
   int64_t now = monotonic_ns();
+  if (g.measured && opts_.agent) opts_.agent->drain();
   if (g.measured)
     tracker_.process_exit(tgid, now,
                           ws.type() == WaitStatus::Type::FatalSignal ? regions::CloseReason::Crash
-                                                                     : regions::CloseReason::ProcessExit);
+                                                                     : regions::CloseReason::ProcessExit,
+                          this);
   if (tgid == main_pid_ && opts_.agent && !root_ended_) {
     // Everything the agent wrote survives the process: drained to the end now.
     root_ended_ = true;
@@ -550,26 +521,22 @@ void Session::on_sigtrap(Task& t, int sig) {
 // ---------------------------------------------------------------------------------------
 // Interrupts, detaching, killing
 
-void Session::handle_interrupt() {
-  int sig = g_interrupt_sig.exchange(0);
-  ++interrupts_seen_;
+// The signal policy (supervisor/signals.hpp): the program ends as it would without roofprof
+// (a signal sent to roofprof alone is passed on), or at once: detached when attached, killed
+// when launched. What was measured is kept; the run is incomplete.
+void Session::handle_interrupt(supervisor::Action action) {
   outcome_.complete = false;
-  if (opts_.attach_pid) {
-    detach_all();
+  if (action == supervisor::Action::Forward) {
+    if (main_pid_ > 0) kill(main_pid_, interrupts_.signal());
     return;
   }
-  if (interrupts_seen_ == 1) {
-    // A terminal's Ctrl-C already reached the program (same process group); a signal sent
-    // to roofprof alone is passed on. The program ends as it would without roofprof.
-    if (g_interrupt_from_user.load() && main_pid_ > 0) kill(main_pid_, sig);
-    return;
-  }
-  kill_all();
+  if (opts_.attach_pid) detach_all();
+  else kill_all();
 }
 
 void Session::detach_all() {
   detaching_ = true;
-  g_wake_tid.store(0);
+  supervisor::wake_task(0);
   // Stop every task, finishing any step in progress, with rip at a clean instruction.
   std::set<pid_t> parked;
   size_t total = 0;
@@ -612,7 +579,7 @@ void Session::detach_all() {
   }
   int64_t now = monotonic_ns();
   for (auto& [pid, g] : groups_) {
-    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach);
+    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach, this);
     g->as->remove_all();
     for (auto& [tid, t] : g->tasks) {
       if (g->counters && g->counters->has_thread(tid)) g->counters->remove_thread(tid);
@@ -623,11 +590,11 @@ void Session::detach_all() {
 }
 
 void Session::kill_all() {
-  g_wake_tid.store(0);
+  supervisor::wake_task(0);
   for (auto& [pid, g] : groups_) kill(pid, SIGKILL);
   int64_t now = monotonic_ns();
   for (auto& [pid, g] : groups_)
-    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach);
+    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach, this);
   // Reap; tasks stopped at PTRACE_EVENT_EXIT need one more resume.
   while (true) {
     int status = 0;

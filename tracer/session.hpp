@@ -16,6 +16,7 @@
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
 #include "signatures/arg_reader.hpp"
+#include "supervisor/signals.hpp"
 #include "symbolizer/modules.hpp"
 #include "tracer/agent_link.hpp"
 #include "tracer/task.hpp"
@@ -58,16 +59,14 @@ struct SessionOutcome {
 
 class Session : public regions::CountSource {
  public:
-  Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner, regions::Tracker::Sink sink);
+  // `tracker`: the run's one tracker (the combined mode's agent feeds it too); the session's
+  // boundaries read their counts from the session (a CountSource).
+  Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner, regions::Tracker& tracker);
   ~Session() override;
   // Runs to the end. Throws UserError (after killing or detaching the program) on bad input.
   SessionOutcome run();
   // Counts in the run's scope (regions::CountSource).
   CounterValues read(int pid, regions::Tid tid) override;
-
-  // SIGINT/SIGTERM handling for the whole roofprof process: the handlers only record the
-  // request; the session acts on it between stops.
-  static void install_interrupt_handlers();
 
  private:
   enum class How { Continue, Step, Listen };
@@ -89,7 +88,7 @@ class Session : public regions::CountSource {
   void on_group_stop(Task& t, WaitStatus ws);
   void on_signal(Task& t, int sig);
   void on_sigtrap(Task& t, int sig);
-  void handle_interrupt();
+  void handle_interrupt(supervisor::Action action);
   void detach_all();
   void kill_all();
   void remove_task(Task& t);
@@ -106,7 +105,9 @@ class Session : public regions::CountSource {
   void close_unwound(Task& t, uint64_t sp, regions::CloseReason why);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
   void execute_displaced(Task& t, TraceeAddr at, user_regs_struct& regs);
-  regions::Boundary boundary(const Task& t, uint64_t sp) const;
+  // A boundary of `t` now, read from this session's counters. In the combined mode the
+  // agent's published records are drained first: one tracker, each thread's boundaries in order.
+  regions::Boundary boundary(const Task& t, uint64_t sp);
 
   // modules (session_modules.cpp)
   void scan_modules(Task& t);
@@ -118,7 +119,7 @@ class Session : public regions::CountSource {
   SessionOptions opts_;
   counters::Backend& backend_;
   probes::Planner& planner_;
-  regions::Tracker tracker_;
+  regions::Tracker& tracker_;
   symbolizer::ElfCache elf_cache_;
   std::map<pid_t, std::unique_ptr<ThreadGroup>> groups_;
   std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
@@ -128,7 +129,7 @@ class Session : public regions::CountSource {
   bool agent_busy_ = false;  // the last drain found records: drain again at once
   bool detaching_ = false;
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
-  int interrupts_seen_ = 0;
+  supervisor::InterruptPolicy interrupts_;  // acted on between stops
   int64_t start_ns_ = 0;
   SessionOutcome outcome_;
 };
