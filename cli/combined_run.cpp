@@ -82,7 +82,7 @@ void CombinedAgent::forked(pid_t parent, pid_t child) {
 }
 
 size_t CombinedAgent::poll() { return collector_.poll(); }
-size_t CombinedAgent::drain() { return collector_.drain_open(); }
+size_t CombinedAgent::drain() { return collector_.drain_published(); }
 
 void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
   root_ = pid;

@@ -113,7 +113,8 @@ size_t Collector::poll() {
   return replayed;
 }
 
-size_t Collector::drain_open() {
+size_t Collector::drain_published() {
+  open_new_files();  // a process's first records may come before the periodic poll found its file
   size_t replayed = 0;
   for (auto it = sources_.begin(); it != sources_.end(); ++it) {
     auto next = std::next(it);

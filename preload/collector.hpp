@@ -27,10 +27,10 @@ class Collector {
   // Opens new files and drains every open one; a file whose process is gone (or replaced by
   // exec) is drained to its end and what it left open is closed. Returns records replayed.
   size_t poll();
-  // Drains the files already open, nothing else (no directory scan, no process check): the
-  // combined mode calls it before the tracer applies a boundary, so that each thread's
-  // boundaries reach the one tracker in the order the thread crossed them.
-  size_t drain_open();
+  // Drains every record published so far (opening new files, no process checks): the combined
+  // mode calls it before the tracer applies a boundary, so that each thread's boundaries reach
+  // the one tracker in the order the thread crossed them.
+  size_t drain_published();
   // The measured program `pid` ended at `end_ns` (CLOCK_MONOTONIC), killed by `term_signal`
   // (0: it exited). Its files are drained to the end; instances it left open close as crash
   // (killed) or process_exit, with unknown counts.

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <system_error>
 
 #include "cli/agent_env.hpp"
 #include "cli/agent_run.hpp"
@@ -278,7 +279,11 @@ int run(const RunOptions& o) {
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output);
   if (!o.quiet) {
-    report::print_summary(res, stderr);
+    try {
+      report::print_summary(res, stderr);
+    } catch (const std::system_error&) {
+      // stderr is gone (a closed pipe, a hung-up terminal): the summary is lost, the result is not.
+    }
     std::fprintf(stderr, "roofprof: results in %s\n", output.c_str());
   }
   if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
