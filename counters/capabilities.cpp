@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/error.hpp"
+#include "common/program.hpp"
 #include "counters/event_catalog.hpp"
 #include "counters/perf_event_open.hpp"
 #include "counters/pfm_library.hpp"
@@ -55,17 +55,6 @@ OpenResult try_open(uint32_t type, uint64_t config, const char* what) {
   }
   const int err = errno;
   return {err, advice_for_errno(err, what)};
-}
-
-std::string find_in_path(const std::string& exe) {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + exe;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
 }
 
 std::optional<std::string> valgrind_version_of(const std::string& exe) {
