@@ -40,6 +40,8 @@ void on_interrupt_signal(int sig, siginfo_t* info, void*) {
 constexpr long kTraceOptions = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                                PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
 
+bool is_job_stop(int sig) { return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
+
 std::optional<pid_t> tgid_of(pid_t tid) {
   std::ifstream in("/proc/" + std::to_string(tid) + "/status");
   std::string line;
@@ -92,9 +94,7 @@ ThreadGroup& Session::new_group(pid_t tgid, std::shared_ptr<AddressSpace> as, bo
 }
 
 Task& Session::new_task(ThreadGroup& g, pid_t tid) {
-  auto t = std::make_unique<Task>();
-  t->tid = tid;
-  t->group = &g;
+  auto t = std::make_unique<Task>(tid, &g);
   auto& ref = *t;
   g.tasks[tid] = std::move(t);
   return ref;
@@ -174,6 +174,7 @@ void Session::attach() {
     if (ec) throw UserError(fmt::format("cannot attach to process {}: it does not exist", pid));
   }
   // Collect one stop per task; remember signals that arrive meanwhile.
+  // A process stopped by SIGSTOP (or Ctrl-Z) reports a group-stop: it stays stopped.
   std::set<pid_t> stopped;
   while (stopped.size() < g.tasks.size()) {
     int status = 0;
@@ -185,16 +186,16 @@ void Session::attach() {
       early_stops_.emplace(tid, ws);
       continue;
     }
+    t->did_wait(ws);
     if (ws.is_gone()) {
       g.tasks.erase(tid);
       stopped.erase(tid);
       continue;
     }
     if (ws.type() == WaitStatus::Type::SignalStop) t->pending_signal = ws.stop_sig();
+    if (ws.type() == WaitStatus::Type::GroupStop && is_job_stop(ws.stop_sig())) t->job_stopped = true;
     if (ws.type() == WaitStatus::Type::PtraceEvent && (ws.ptrace_event() == PTRACE_EVENT_CLONE)) {
-      unsigned long child = 0;
-      ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
-      Task& c = new_task(g, pid_t(child));
+      Task& c = new_task(g, pid_t(t->event_msg()));
       c.awaiting_initial_stop = true;
     }
     stopped.insert(tid);
@@ -210,7 +211,7 @@ void Session::attach() {
     if (t->awaiting_initial_stop) continue;
     int sig = t->pending_signal;
     t->pending_signal = 0;
-    resume(*t, How::Continue, sig);
+    t->resume(t->job_stopped ? How::Listen : How::Continue, sig);
   }
 }
 
@@ -256,7 +257,7 @@ void Session::loop() {
       else kill_all();
       break;
     }
-    if (g_interrupt_sig.load() != 0) {
+    if (g_interrupt_sig.load() != 0 && !detaching_) {
       handle_interrupt();
       if (groups_.empty()) break;
     }
@@ -304,6 +305,11 @@ void Session::dispatch(pid_t tid, WaitStatus ws) {
     if (!ws.is_gone()) early_stops_.emplace(tid, ws);  // a child not announced yet
     return;
   }
+  t->did_wait(ws);
+  if (detaching_) {
+    on_detach_stop(*t, ws);
+    return;
+  }
   switch (ws.type()) {
     case WaitStatus::Type::Exited:
     case WaitStatus::Type::FatalSignal:
@@ -327,12 +333,9 @@ void Session::dispatch(pid_t tid, WaitStatus ws) {
 // a longjmp being followed) steps again: continued from the slot, it would run on past the one
 // copied instruction into whatever follows it (a SIGSEGV in the program). If the step already
 // ran, its SIGTRAP is still pending and is reported before any other instruction runs.
-Session::How Session::ongoing(const Task& t) { return t.mode == Task::Mode::Running ? How::Continue : How::Step; }
-
-void Session::resume(Task& t, How how, int sig) {
-  long req = how == How::Step ? PTRACE_SINGLESTEP : how == How::Listen ? PTRACE_LISTEN : PTRACE_CONT;
-  // ESRCH means the task died meanwhile; its exit is reported by waitpid.
-  ptrace(__ptrace_request(req), t.tid, nullptr, reinterpret_cast<void*>(long(sig)));
+How Session::ongoing(const Task& t) {
+  if (t.job_stopped) return How::Listen;
+  return t.is_stepping() ? How::Step : How::Continue;
 }
 
 void Session::on_ptrace_event(Task& t, int event) {
@@ -349,14 +352,12 @@ void Session::on_ptrace_event(Task& t, int event) {
       on_exit_event(t);
       return;
     default:
-      resume(t, ongoing(t));
+      t.resume(ongoing(t));
   }
 }
 
 void Session::on_new_child(Task& parent, int event) {
-  unsigned long msg = 0;
-  ptrace(PTRACE_GETEVENTMSG, parent.tid, nullptr, &msg);
-  pid_t child = pid_t(msg);
+  pid_t child = pid_t(parent.event_msg());
   ThreadGroup& pg = *parent.group;
   Task* c = nullptr;
   bool is_thread = event == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == pg.tgid;
@@ -382,10 +383,11 @@ void Session::on_new_child(Task& parent, int event) {
   }
   c->awaiting_initial_stop = true;
   if (auto it = early_stops_.find(child); it != early_stops_.end()) {
+    c->did_wait(it->second);
     early_stops_.erase(it);
     adopt_initial_stop(*c);
   }
-  resume(parent, How::Continue);
+  parent.resume(How::Continue);
 }
 
 void Session::adopt_initial_stop(Task& t) {
@@ -394,11 +396,11 @@ void Session::adopt_initial_stop(Task& t) {
   if (g.detach_on_first_stop) {
     // An unfollowed fork child: its memory is a copy with our breakpoints in it.
     g.as->remove_all();
-    ptrace(PTRACE_DETACH, t.tid, nullptr, nullptr);
+    t.detach();
     groups_.erase(g.tgid);
     return;
   }
-  resume(t, How::Continue);
+  t.resume(How::Continue);
 }
 
 void Session::on_group_stop(Task& t, WaitStatus ws) {
@@ -406,17 +408,17 @@ void Session::on_group_stop(Task& t, WaitStatus ws) {
     adopt_initial_stop(t);
     return;
   }
-  int sig = ws.stop_sig();
-  if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
-    resume(t, How::Listen);  // stay stopped, as job control intends
+  if (is_job_stop(ws.stop_sig())) {
+    t.job_stopped = true;
+    t.resume(How::Listen);  // stay stopped, as job control intends
     return;
   }
-  resume(t, ongoing(t));  // PTRACE_INTERRUPT (our wake-up)
+  // PTRACE_INTERRUPT (our wake-up), or the end of a group-stop (SIGCONT) while listening.
+  t.job_stopped = false;
+  t.resume(ongoing(t));
 }
 
 void Session::on_exec(Task& t) {
-  unsigned long former = 0;
-  ptrace(PTRACE_GETEVENTMSG, t.tid, nullptr, &former);
   ThreadGroup& g = *t.group;
   if (g.measured) tracker_.process_exit(g.tgid, monotonic_ns(), regions::CloseReason::ProcessExit);
   // Every other thread is gone; the exec'ing one now has the group's id.
@@ -429,9 +431,10 @@ void Session::on_exec(Task& t) {
     }
   }
   t.returns.clear();
-  t.mode = Task::Mode::Running;
+  t.state = Running{};
+  t.longjmp.reset();
   if (g.detach_at_exec) {
-    ptrace(PTRACE_DETACH, t.tid, nullptr, nullptr);
+    t.detach();
     groups_.erase(g.tgid);
     return;
   }
@@ -449,18 +452,15 @@ void Session::on_exec(Task& t) {
     if (kv[0] == 9 /* AT_ENTRY */) g.entry_point = TraceeAddr(kv[1]);
   }
   if (g.entry_point) {
-    g.as->add_probe(g.entry_point, Probe{ProbeKind::EntryPoint}, [&](TraceeAddr near, size_t size) {
-      return map_scratch(t, near, size);
-    });
+    if (!add_probe(t, g.entry_point, Probe{ProbeKind::EntryPoint})) initial_check(t);
   } else {
     initial_check(t);
   }
-  resume(t, How::Continue);
+  t.resume(How::Continue);
 }
 
 void Session::on_exit_event(Task& t) {
-  unsigned long msg = 0;
-  ptrace(PTRACE_GETEVENTMSG, t.tid, nullptr, &msg);
+  unsigned long msg = t.event_msg();
   t.saw_exit_event = true;
   ThreadGroup& g = *t.group;
   if (g.measured) {
@@ -472,7 +472,7 @@ void Session::on_exit_event(Task& t) {
     drop_returns(t, 0, true);
     if (g.counters) g.counters->remove_thread(t.tid);
   }
-  resume(t, How::Continue);
+  t.resume(How::Continue);
 }
 
 void Session::on_task_gone(Task& t, WaitStatus ws) {
@@ -506,45 +506,59 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   groups_.erase(tgid);
 }
 
-void Session::on_signal(Task& t, int sig) {
-  if (t.mode == Task::Mode::DisplacedStep) {
-    // The copied instruction has not run: go back to the breakpoint so that the signal
-    // handler (if any) returns there and the probe is taken again (probes are idempotent).
-    user_regs_struct regs{};
-    ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs);
-    if (TraceeAddr(regs.rip) == t.step_slot) {
-      regs.rip = t.step_at.value();
-      ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
+// A task in the middle of a displaced step goes back to a clean instruction: the breakpoint
+// if the copy has not run (the signal handler, if any, returns there and the probe is taken
+// again: probes are idempotent), else the instruction after it (the step's own SIGTRAP, still
+// queued, is then swallowed). False: the task was not stepping a displaced copy.
+bool Session::leave_displaced_step(Task& t) {
+  auto* step = std::get_if<DisplacedStep>(&t.state);
+  if (!step) return false;
+  user_regs_struct regs{};
+  if (t.read_regs(regs)) {
+    if (TraceeAddr(regs.rip) == step->slot) {
+      regs.rip = step->at.value();
+    } else {
+      fixup_after_step(step->insn, regs, t.group->as->mem(), step->at, step->slot);
+      t.step_trap_queued = true;
     }
+    t.set_regs(regs);
   }
-  t.mode = Task::Mode::Running;
-  resume(t, How::Continue, sig);
+  t.state = Running{};
+  return true;
+}
+
+void Session::on_signal(Task& t, int sig) {
+  leave_displaced_step(t);
+  if (std::holds_alternative<LongjmpStep>(t.state)) t.state = Running{};
+  t.resume(How::Continue, sig);
 }
 
 void Session::on_sigtrap(Task& t, int sig) {
-  siginfo_t si{};
-  ptrace(PTRACE_GETSIGINFO, t.tid, nullptr, &si);
+  siginfo_t si = t.siginfo();
   if (si.si_code == SI_KERNEL || si.si_code == TRAP_BRKPT) {
-    if (t.mode == Task::Mode::LongjmpStep) {
+    if (std::holds_alternative<LongjmpStep>(t.state)) {
       // A single step over a `syscall` instruction (siglongjmp restoring the signal mask)
       // reports TRAP_BRKPT, not TRAP_TRACE (x86 user_single_step_report): it is still a step
       // unless one of our breakpoints lies just behind rip.
-      user_regs_struct regs{};
-      if (si.si_code == TRAP_BRKPT && ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs) == 0 &&
-          !t.group->as->find(TraceeAddr(regs.rip - 1))) {
+      if (si.si_code == TRAP_BRKPT && !t.group->as->find(TraceeAddr(t.regs().rip - 1))) {
         on_step_done(t);
         return;
       }
-      t.mode = Task::Mode::Running;
+      t.state = Running{};
     }
     on_breakpoint(t);
     return;
   }
-  if (t.mode != Task::Mode::Running && (si.si_code == TRAP_TRACE || si.si_code == TRAP_BRKPT || si.si_code > 0)) {
+  if (!t.is_running() && si.si_code > 0) {
     on_step_done(t);
     return;
   }
-  resume(t, How::Continue, sig);  // a SIGTRAP meant for the program
+  if (t.step_trap_queued && si.si_code == TRAP_TRACE) {
+    t.step_trap_queued = false;  // the trap of a step already accounted for (leave_displaced_step)
+    t.resume(How::Continue);
+    return;
+  }
+  t.resume(How::Continue, sig);  // a SIGTRAP meant for the program
 }
 
 // ---------------------------------------------------------------------------------------
@@ -555,7 +569,7 @@ void Session::handle_interrupt() {
   ++interrupts_seen_;
   outcome_.complete = false;
   if (opts_.attach_pid) {
-    detach_all();
+    begin_detach();  // the loop goes on until every task is detached
     return;
   }
   if (interrupts_seen_ == 1) {
@@ -567,56 +581,109 @@ void Session::handle_interrupt() {
   kill_all();
 }
 
-void Session::detach_all() {
+void Session::begin_detach() {
+  if (detaching_) return;
   detaching_ = true;
   g_wake_tid.store(0);
-  // Stop every task, finishing any step in progress, with rip at a clean instruction.
-  std::set<pid_t> parked;
-  size_t total = 0;
-  for (auto& [pid, g] : groups_) {
-    for (auto& [tid, t] : g->tasks) {
-      ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
-      ++total;
-    }
-  }
-  while (parked.size() < total) {
+  for (auto& [pid, g] : groups_)
+    for (auto& [tid, t] : g->tasks) t->interrupt();
+  for (auto& [tid, ws] : early_stops_) ptrace(PTRACE_DETACH, tid, nullptr, nullptr);  // never ours
+  early_stops_.clear();
+}
+
+void Session::detach_all() {
+  begin_detach();
+  while (!groups_.empty()) {
     int status = 0;
     pid_t tid = waitpid(-1, &status, __WALL);
     if (tid < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    Task* t = find_task(tid);
-    WaitStatus ws(status);
-    if (!t) continue;
-    if (ws.is_gone()) {
-      --total;
-      on_task_gone(*t, ws);
-      continue;
-    }
-    user_regs_struct regs{};
-    ptrace(PTRACE_GETREGS, tid, nullptr, &regs);
-    if (t->mode == Task::Mode::DisplacedStep) {
-      if (TraceeAddr(regs.rip) == t->step_slot) regs.rip = t->step_at.value();
-      else fixup_after_step(t->step_insn, regs, t->group->as->mem(), t->step_at, t->step_slot);
-      ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
-    } else if (ws.type() == WaitStatus::Type::SignalStop && ws.stop_sig() == SIGTRAP &&
-               t->group->as->find(TraceeAddr(regs.rip - 1))) {
-      regs.rip -= 1;  // stopped on one of our breakpoints: back to the instruction
-      ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
-    } else if (ws.type() == WaitStatus::Type::SignalStop) {
-      t->pending_signal = ws.stop_sig();
-    }
-    t->mode = Task::Mode::Running;
-    parked.insert(tid);
+    dispatch(tid, WaitStatus(status));
   }
+  groups_.clear();
+}
+
+// Puts a stopped task on an original instruction: a displaced step is undone or completed, a
+// breakpoint trap is rewound onto the instruction; a signal meant for the program is kept
+// for PTRACE_DETACH. A SIGTRAP of ours is never delivered.
+void Session::settle_for_detach(Task& t, WaitStatus ws) {
+  const bool was_stepping = t.is_stepping();
+  const bool is_trap = ws.type() == WaitStatus::Type::SignalStop && ws.stop_sig() == SIGTRAP;
+  leave_displaced_step(t);
+  t.state = Running{};
+  // Stopped by something else in the middle of a step: the step's trap may still be queued.
+  if (was_stepping && !is_trap) t.step_trap_queued = true;
+  if (ws.type() == WaitStatus::Type::GroupStop && is_job_stop(ws.stop_sig())) t.job_stopped = true;
+  if (ws.type() != WaitStatus::Type::SignalStop) return;
+  int sig = ws.stop_sig();
+  if (sig != SIGTRAP) {
+    t.pending_signal = sig;
+    return;
+  }
+  siginfo_t si = t.siginfo();
+  user_regs_struct regs{};
+  if (!t.read_regs(regs)) return;
+  if (si.si_code == SI_KERNEL && t.group->as->find(TraceeAddr(regs.rip - 1))) {
+    regs.rip -= 1;  // stopped on one of our breakpoints: back to the instruction
+    t.set_regs(regs);
+  } else if (si.si_code == TRAP_TRACE || si.si_code == TRAP_BRKPT) {
+    if (!was_stepping && !t.step_trap_queued) t.pending_signal = sig;  // the program's own
+    t.step_trap_queued = false;
+  } else {
+    t.pending_signal = sig;  // the program's own int3, or a SIGTRAP sent to it
+  }
+}
+
+// A stop while detaching. A task stopped by our PTRACE_INTERRUPT reports that stop before any
+// signal queued for it (the kernel takes job-control traps first): a breakpoint's or a step's
+// SIGTRAP may still be queued and would kill the program after PTRACE_DETACH. Such a task is
+// continued (nothing runs in user space before a pending signal is dequeued) and its next stop
+// comes back here, until nothing of ours is queued.
+void Session::on_detach_stop(Task& t, WaitStatus ws) {
+  if (ws.is_gone()) {
+    on_task_gone(t, ws);
+  } else {
+    if (ws.type() == WaitStatus::Type::PtraceEvent &&
+        (ws.ptrace_event() == PTRACE_EVENT_CLONE || ws.ptrace_event() == PTRACE_EVENT_FORK ||
+         ws.ptrace_event() == PTRACE_EVENT_VFORK)) {
+      // A child created now is traced too: it is detached with the others.
+      pid_t child = pid_t(t.event_msg());
+      bool thread = ws.ptrace_event() == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == t.group->tgid;
+      ThreadGroup& g = thread ? *t.group : new_group(child, t.group->as->clone_for(child), false);
+      Task& c = new_task(g, child);
+      c.awaiting_initial_stop = true;
+      if (auto it = early_stops_.find(child); it != early_stops_.end()) {
+        c.did_wait(it->second);
+        c.awaiting_initial_stop = false;
+        c.state = Detaching{};
+        early_stops_.erase(it);
+      }
+    }
+    if (t.awaiting_initial_stop) t.awaiting_initial_stop = false;
+    settle_for_detach(t, ws);
+    constexpr uint64_t kTrapBit = uint64_t(1) << (SIGTRAP - 1);
+    if (!t.job_stopped && (t.pending_signals() & kTrapBit)) {
+      t.resume(How::Continue);  // the queued SIGTRAP stops it again at once
+      return;
+    }
+    t.state = Detaching{};
+  }
+  for (auto& [pid, g] : groups_)
+    for (auto& [tid, task] : g->tasks)
+      if (!std::holds_alternative<Detaching>(task->state)) return;
+  finish_detach();
+}
+
+void Session::finish_detach() {
   int64_t now = monotonic_ns();
   for (auto& [pid, g] : groups_) {
     if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach);
     g->as->remove_all();
     for (auto& [tid, t] : g->tasks) {
       if (g->counters && g->counters->has_thread(tid)) g->counters->remove_thread(tid);
-      ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(long(t->pending_signal)));
+      t->detach(t->pending_signal);
     }
   }
   groups_.clear();

@@ -2,13 +2,14 @@
 // A tracing session: launches (or attaches to) a program under ptrace, follows its threads
 // (and, if asked, its child processes), places probes as modules load, and turns probe hits
 // into region boundaries for the Tracker. One dispatcher routes every stop to one handler;
-// every resume goes through resume().
+// every resume goes through Task::resume() and every wait status through Task::did_wait().
 #include <sys/user.h>
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,15 +71,12 @@ class Session : public regions::CountSource {
   static void install_interrupt_handlers();
 
  private:
-  enum class How { Continue, Step, Listen };
-
   // lifecycle (session.cpp)
   void launch();
   void attach();
   void loop();
   bool wait_for_stop(pid_t& tid, int& status);
   void dispatch(pid_t tid, WaitStatus ws);
-  void resume(Task& t, How how, int sig = 0);
   static How ongoing(const Task& t);
   void on_task_gone(Task& t, WaitStatus ws);
   void on_ptrace_event(Task& t, int event);
@@ -89,7 +87,16 @@ class Session : public regions::CountSource {
   void on_group_stop(Task& t, WaitStatus ws);
   void on_signal(Task& t, int sig);
   void on_sigtrap(Task& t, int sig);
+  bool leave_displaced_step(Task& t);
   void handle_interrupt();
+  // Detaching is a state of the loop: begin_detach() interrupts every task; each stop then
+  // goes to on_detach_stop(), which puts the task back on an original instruction, drains the
+  // SIGTRAPs of ours still queued for it and parks it; when every task is parked,
+  // finish_detach() restores the code and detaches. detach_all() runs the loop to that end.
+  void begin_detach();
+  void on_detach_stop(Task& t, WaitStatus ws);
+  void settle_for_detach(Task& t, WaitStatus ws);
+  void finish_detach();
   void detach_all();
   void kill_all();
   void remove_task(Task& t);
@@ -100,12 +107,11 @@ class Session : public regions::CountSource {
   // probes and regions (session_probes.cpp)
   void on_breakpoint(Task& t);
   void on_step_done(Task& t);
-  void handle_probes(Task& t, const std::vector<Probe>& probes, user_regs_struct& regs);
-  void start_longjmp_step(Task& t, const user_regs_struct& regs);
-  void continue_longjmp_step(Task& t, user_regs_struct& regs);
+  void handle_probes(Task& t, const std::vector<Probe>& probes, const user_regs_struct& regs);
+  void continue_longjmp_step(Task& t, const user_regs_struct& regs);
   void close_unwound(Task& t, uint64_t sp, regions::CloseReason why);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
-  void execute_displaced(Task& t, TraceeAddr at, user_regs_struct& regs);
+  void execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs);
   regions::Boundary boundary(const Task& t, uint64_t sp) const;
 
   // modules (session_modules.cpp)
@@ -113,6 +119,9 @@ class Session : public regions::CountSource {
   void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
   void initial_check(Task& t);
   TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size);
+  // AddressSpace::add_probe with scratch pages mapped in `t`; false (warned once) when none
+  // could be: the probe is left out and the run goes on.
+  bool add_probe(Task& t, TraceeAddr at, const Probe& p);
   std::vector<const symbolizer::ElfFile*> module_files(const ThreadGroup& g) const;
 
   SessionOptions opts_;
@@ -126,7 +135,9 @@ class Session : public regions::CountSource {
   bool root_ended_ = false;  // the agent link was told (combined mode)
   int64_t last_agent_poll_ns_ = 0;
   bool agent_busy_ = false;  // the last drain found records: drain again at once
-  bool detaching_ = false;
+  std::set<regions::RegionId> not_called_warned_;  // entered without a call: warned once
+  bool scratch_warned_ = false;
+  bool detaching_ = false;  // the loop detaches (begin_detach)
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
   int interrupts_seen_ = 0;
   int64_t start_ns_ = 0;
