@@ -10,7 +10,9 @@ namespace roofprof::result {
 // messages ("result file"). Throws UserError when any step fails; no temporary file is left.
 void replace_file_atomically(const std::string& path, const std::string& text, const char* what);
 
-// The whole content of a file. Throws UserError naming the file when it cannot be read.
-std::string read_whole_file(const std::string& path, const char* what);
+// The whole content of a text file (JSON: no NUL byte), at most `limit` bytes. Throws
+// UserError naming the file when it cannot be read, is larger, or is not text (/dev/zero).
+constexpr size_t kMaxInputBytes = size_t(1) << 30;
+std::string read_whole_file(const std::string& path, const char* what, size_t limit = kMaxInputBytes);
 
 }  // namespace roofprof::result
