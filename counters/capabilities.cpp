@@ -98,7 +98,8 @@ bool uncore_allowed(const Capabilities& c) {
 
 Capabilities probe_capabilities() {
   Capabilities c;
-  c.cpu = read_cpuinfo();
+  PerfSystem& sys = perf_system();
+  c.cpu = sys.cpu_info();
   try {
     PfmLibrary pfm(false);
     c.libpfm_version = pfm.version();
@@ -119,7 +120,8 @@ Capabilities probe_capabilities() {
   c.software_problem = sw.problem;
   c.software_errno = sw.err;
 
-  c.perf_event_paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid");
+  c.perf_event_paranoid = sys.kernel_setting("perf_event_paranoid");
+  c.nmi_watchdog = sys.kernel_setting("nmi_watchdog").value_or(0) != 0;
   c.ptrace_scope = read_int_file("/proc/sys/kernel/yama/ptrace_scope");
   c.root = ::geteuid() == 0;
   const uint64_t caps = effective_caps();

@@ -50,10 +50,10 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, const CounterValue
   inst.tid = key.second;
   inst.begin_ns = o.begin_ns;
   inst.end_ns = end_ns;
-  inst.multiplexed = o.begin.multiplexed || end.multiplexed;
-  size_t n = std::min(o.begin.values.size(), end.values.size());
-  inst.counts.resize(n);
-  for (size_t i = 0; i < n; ++i) inst.counts[i] = end.values[i] - o.begin.values[i];
+  // Raw counts and enabled/running times are subtracted first, then scaled (counter_delta).
+  CounterDelta d = counter_delta(o.begin, end);
+  inst.multiplexed = d.multiplexed;
+  inst.counts = std::move(d.values);
   inst.reason = why;
   inst.group = std::move(o.group);
   sink_(std::move(inst));

@@ -119,9 +119,10 @@ int run(const RunOptions& o) {
   so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
   if (!o.quiet) {
     // Said once the regions resolved, so that bad input gets exactly one line.
-    so.on_ready = [choice] {
+    so.on_ready = [choice, notes = counting.notes] {
       std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
       for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
+      for (const auto& n : notes) std::fprintf(stderr, "roofprof: note: %s\n", n.c_str());
     };
   }
   // --cache-state cold outside emulation: the tracer evicts from this process at each
@@ -150,6 +151,7 @@ int run(const RunOptions& o) {
   res.host = result::describe_host();
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   for (const auto& e : backend->events()) res.events.push_back(e.name);
+  res.warnings.insert(res.warnings.end(), counting.notes.begin(), counting.notes.end());
 
   // The combined mode (docs/preload.md): not with --pid (the agent is loaded at start), not
   // under emulation (the emulated run has its own probes), not with --cache-state cold (the

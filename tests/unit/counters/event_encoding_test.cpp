@@ -210,3 +210,33 @@ TEST(Encoding, AlderLakeIsRawOnTwoPmus) {
 
 }  // namespace
 }  // namespace roofprof::counters
+
+namespace roofprof::counters {
+namespace {
+
+// Every raw fallback (used when the installed libpfm4 cannot encode a name, e.g. a set chosen by
+// CPUID on a part libpfm4 4.13 does not detect) is the config libpfm4 gives for the same name
+// wherever libpfm4 has the table: the two encodings of one line cannot disagree.
+TEST(Encoding, RawFallbacksAgreeWithLibpfm) {
+  PfmLibrary pfm(true);
+  int checked = 0;
+  for (const EventSet& set : event_catalog()) {
+    const std::string pmu = qualifying_pmu(set, {});
+    for (const EventLine& line : set.events) {
+      if (line.raw_fallback.empty() || pmu.empty()) continue;
+      uint64_t libpfm = 0;
+      try {
+        libpfm = pfm.encode_perf(pmu + "::" + line.encoding).config;
+      } catch (const UserError&) {
+        continue;  // no table in this libpfm4 (checked on the CPU's own version elsewhere)
+      }
+      EXPECT_EQ(libpfm, std::strtoull(line.raw_fallback.c_str() + 4, nullptr, 16))
+          << set.source << ":" << line.line << " " << line.encoding;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);  // libpfm4 4.13 has the tables of snb..spr and zen1..zen4
+}
+
+}  // namespace
+}  // namespace roofprof::counters
