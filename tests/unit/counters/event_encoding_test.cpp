@@ -90,7 +90,7 @@ TEST(Encoding, HaswellHasNoFpCounters) {
   const Encoded e = encode("hsw");
   EXPECT_EQ(e.config.count("dp_scalar"), 0u);
   EXPECT_EQ(e.config.at("l2_lines_in"), 0x07f1u);   // L2_LINES_IN.ALL
-  EXPECT_EQ(e.config.at("l2_lines_out"), 0x06f2u);  // L2_LINES_OUT.DEMAND_DIRTY
+  EXPECT_EQ(e.config.at("l2_lines_out"), 0x40f0u);  // L2_TRANS.L2_WB (every L2 writeback)
   EXPECT_EQ(e.config.at("cas_rd"), 0x0304u);        // Xeon E5 v3 uncore: CAS_COUNT.RD
   EXPECT_EQ(e.config.at("cas_wr"), 0x0c04u);
 }
@@ -155,7 +155,9 @@ TEST(Encoding, SapphireRapids) {
   EXPECT_EQ(w.at("hp_512"), 32);
   EXPECT_EQ(w.at("sp_512"), 16);
   EXPECT_EQ(w.at("dp_512"), 8);
-  EXPECT_EQ(w.size(), 12u);
+  EXPECT_EQ(w.at("hp_complex"), 2);  // COMPLEX_SCALAR_HALF: 2 in Intel's FLOP metric
+  EXPECT_EQ(e.config.at("hp_complex"), 0x02cfu);
+  EXPECT_EQ(w.size(), 13u);
 }
 
 TEST(Encoding, Zen2) {
