@@ -104,7 +104,8 @@ TEST(Doctor, LibpfmWithoutTheCpusTableIsNotBlamedOnTheVm) {
   c.hardware_problem.clear();
   c.selection = select_event_set(event_catalog(), {}, c.cpu);
   ASSERT_NE(c.selection.set, nullptr);
-  const DoctorItem& pmu = item(doctor_items(c), "PMU model");
+  const auto items = doctor_items(c);
+  const DoctorItem& pmu = item(items, "PMU model");
   EXPECT_TRUE(pmu.ok);
   EXPECT_EQ(pmu.text, "none detected by libpfm4 4.13: the library has no table for this CPU; roofprof's "
                       "event set uses its own raw encodings");
@@ -113,9 +114,10 @@ TEST(Doctor, LibpfmWithoutTheCpusTableIsNotBlamedOnTheVm) {
 
 TEST(Doctor, NmiWatchdogIsExplainedWithTheFix) {
   Capabilities c = vm_without_pmu();
-  EXPECT_TRUE(item(doctor_items(c), "NMI watchdog").ok);
+  EXPECT_TRUE(item(doctor_items(c), "NMI watchdog").ok);  // copied before the vector dies
   c.nmi_watchdog = true;
-  const DoctorItem& w = item(doctor_items(c), "NMI watchdog");
+  const auto items = doctor_items(c);
+  const DoctorItem& w = item(items, "NMI watchdog");
   EXPECT_FALSE(w.ok);
   EXPECT_NE(w.text.find("holds one hardware counter"), std::string::npos);
   EXPECT_EQ(w.fix, "sudo sysctl -w kernel.nmi_watchdog=0   (perf gives the same advice)");
