@@ -1,5 +1,7 @@
 #include "ceilings/json.hpp"
 
+#include <cmath>
+
 #include "ceilings/names.hpp"
 #include "common/error.hpp"
 
@@ -23,6 +25,58 @@ void put(json& j, const char* key, const Spread& s) {
 Spread spread(const json& j, const char* key) {
   return {j.at(key).get<double>(), j.at(std::string(key) + "_min").get<double>(),
           j.at(std::string(key) + "_max").get<double>(), j.at("samples").get<int>()};
+}
+
+// A value out of range: one line naming it (numbers from a file are checked before use).
+[[noreturn]] void bad(const std::string& origin, const std::string& what) {
+  throw UserError(origin + ": " + what + " is out of range; measure again with `roofprof ceilings`");
+}
+
+void check_amount(const std::string& origin, const std::string& what, double v) {
+  if (!std::isfinite(v) || v < 0) bad(origin, what);
+}
+
+void check_spread(const std::string& origin, const std::string& what, const Spread& s) {
+  check_amount(origin, what, s.median);
+  check_amount(origin, what + "_min", s.min);
+  check_amount(origin, what + "_max", s.max);
+  if (!(s.min <= s.median && s.median <= s.max) || s.samples < 0) bad(origin, what + " (min <= median <= max)");
+}
+
+void check_threads(const std::string& origin, int threads) {
+  if (threads < 1 || threads > (1 << 20)) bad(origin, "threads");
+}
+
+// Every number of a loaded file: finite, not negative, spreads ordered, counts positive.
+void validate(const Ceilings& c, const std::string& origin) {
+  if (c.machine.cores < 1 || c.machine.cores > (1 << 20)) bad(origin, "machine.cores");
+  for (const auto& g : c.caches)
+    if (g.level < 1 || g.level > 4 || g.line_bytes < 1 || g.shared_by_cpus < 1) bad(origin, "caches");
+  const auto& m = c.method;
+  for (double v : {m.timer_ghz, m.timer_overhead_ns, m.sample_ms, m.seconds}) check_amount(origin, "method", v);
+  if (m.samples < 0) bad(origin, "method.samples");
+  for (const auto& f : c.frequency) check_threads(origin, f.threads), check_spread(origin, "frequency.ghz", f.ghz);
+  for (const auto& x : c.compute) {
+    check_threads(origin, x.threads);
+    check_spread(origin, "compute.gflops", x.gflops);
+    check_amount(origin, "compute.ghz", x.ghz);
+    if (x.theoretical_gflops) check_amount(origin, "compute.theoretical_gflops", *x.theoretical_gflops);
+  }
+  for (const auto& x : c.bandwidth) {
+    check_threads(origin, x.threads);
+    check_spread(origin, "bandwidth.gbytes_per_s", x.gbytes_per_s);
+    check_amount(origin, "bandwidth.read_gbytes_per_s", x.read_gbytes_per_s);
+    check_amount(origin, "bandwidth.write_gbytes_per_s", x.write_gbytes_per_s);
+    if (x.theoretical_gbytes_per_s) check_amount(origin, "bandwidth.theoretical_gbytes_per_s", *x.theoretical_gbytes_per_s);
+  }
+  for (const auto& x : c.latency) {
+    check_spread(origin, "latency.ns", x.ns);
+    check_amount(origin, "latency.cycles", x.cycles);
+  }
+  for (const auto& p : c.sweep) {
+    check_amount(origin, "sweep.load_gbytes_per_s", p.load_gbytes_per_s);
+    check_amount(origin, "sweep.latency_ns", p.latency_ns);
+  }
 }
 
 }  // namespace
@@ -143,10 +197,21 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
     for (const auto& e : j.at("sweep"))
       c.sweep.push_back({e.at("working_set_bytes").get<uint64_t>(),
                          e.at("load_gbytes_per_s").get<double>(), e.at("latency_ns").get<double>()});
+    validate(c, origin);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw UserError(origin + ": malformed ceilings file (" + e.what() + ")");
   }
+}
+
+Ceilings parse(const std::string& text, const std::string& origin) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw UserError(origin + ": not valid JSON");
+  }
+  return from_json(j, origin);
 }
 
 }  // namespace roofprof::ceilings

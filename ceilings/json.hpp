@@ -15,5 +15,7 @@ nlohmann::json to_json(const Ceilings& c);
 
 // Throws UserError (naming `origin`) if the document is not a ceilings file of this schema.
 Ceilings from_json(const nlohmann::json& j, const std::string& origin);
+// from_json of the text of a file: UserError (one line) for anything but a valid file.
+Ceilings parse(const std::string& text, const std::string& origin);
 
 }  // namespace roofprof::ceilings

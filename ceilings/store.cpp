@@ -52,16 +52,21 @@ std::string staleness(const MachineId& cached, const MachineId& now) {
 }  // namespace
 
 Ceilings load(const std::filesystem::path& path) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(path.string() + ": is a directory; give a ceilings file (written by `roofprof ceilings -o FILE`)");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(path.string() + ": cannot read the ceilings file");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception&) {
-    throw UserError(path.string() + ": not valid JSON");
-  }
-  return from_json(j, path.string());
+  // Ceilings files are a few kB: read at most 64 MiB (a device such as /dev/zero never ends).
+  constexpr size_t kLimit = size_t(64) << 20;
+  std::string text;
+  char buf[1 << 16];
+  while (text.size() <= kLimit && in.read(buf, sizeof buf).gcount() > 0) text.append(buf, size_t(in.gcount()));
+  if (text.size() > kLimit || text.find('\0') != std::string::npos)
+    throw UserError(path.string() + ": not a ceilings file (not JSON text of at most 64 MiB)");
+  return parse(text, path.string());
 }
+
 
 void save(const Ceilings& c, const std::filesystem::path& path) {
   std::error_code ec;

@@ -67,18 +67,6 @@ std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& 
   return settings;
 }
 
-RecordDir::RecordDir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/roofprof-agent-XXXXXX";
-  if (!mkdtemp(tmpl.data())) throw UserError(advice_for_errno(errno, "creating a directory for the agent's records"));
-  path_ = tmpl;
-}
-
-RecordDir::~RecordDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 ChildEnv::ChildEnv(const std::map<std::string, std::string>& set) {
   for (char** p = environ; *p; ++p) {
     std::string kv = *p;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/temp_dir.hpp"
 #include "counters/backend.hpp"
 #include "probes/plan.hpp"
 #include "tracer/session.hpp"
@@ -28,17 +29,9 @@ std::string regions_setting(const probes::Planner& planner);
 std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
                                                   const probes::Planner& planner, const std::string& dir);
 
-// A directory for the record files, removed afterwards.
-class RecordDir {
- public:
-  RecordDir();
-  ~RecordDir();
-  RecordDir(const RecordDir&) = delete;
-  RecordDir& operator=(const RecordDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+// A directory for the record files ($TMPDIR/roofprof-agent-XXXXXX), removed afterwards.
+struct RecordDir : TempDir {
+  RecordDir() : TempDir("roofprof-agent", "the agent's records") {}
 };
 
 // Our environment with `set` replacing (and LD_PRELOAD, ROOFPROF_AGENT_PID dropped from) it.

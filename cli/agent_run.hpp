@@ -10,10 +10,10 @@
 
 namespace roofprof::cli {
 
-// Runs so.argv once under the agent. Instances go to `sink`; regions are named by `planner`
+// Runs so.argv once under the agent. Boundaries go to the run's `tracker`; regions are named by `planner`
 // from the modules the agent reports. Throws UserError for what the agent cannot do (--pid,
 // spans, a static executable, an event it cannot count) before starting the program.
 tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters::Backend& backend,
-                                      probes::Planner& planner, const regions::Tracker::Sink& sink);
+                                      probes::Planner& planner, regions::Tracker& tracker);
 
 }  // namespace roofprof::cli

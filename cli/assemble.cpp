@@ -51,11 +51,20 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       r.flops = d.flops;
       if (d.flops) {
         r.flops_by_class = d.flops_by_class;
-        r.sources["flops"] = r.counters_multiplexed ? "perf (scaled)" : "perf";
+        r.sources["flops"] = r.counters_multiplexed ? "perf (scaled: counters were multiplexed)" : "perf";
+      } else if (d.flops_not_counted) {
+        r.sources["flops"] = "perf: not counted (the counter group never ran; see roofprof doctor)";
       }
-      r.bytes["DRAM"] = result::Bytes{d.read_bytes, d.write_bytes};
-      if (d.read_bytes || d.write_bytes)
-        r.sources["bytes"] = d.bytes_approximate ? "perf (per-core approximation)" : "perf";  // DRAM only
+      std::string bytes_source;
+      for (const auto& [level, t] : d.bytes) {
+        r.bytes[level] = result::Bytes{t.read, t.write};
+        if (!bytes_source.empty()) bytes_source += "; ";
+        bytes_source += level + (t.approximate ? ": perf (per-core approximation)" : ": perf (memory controller)");
+      }
+      if (!bytes_source.empty())
+        r.sources["bytes"] = bytes_source + (r.counters_multiplexed ? " (scaled: counters were multiplexed)" : "");
+      else if (d.bytes_not_counted)
+        r.sources["bytes"] = "perf: not counted (the counter group never ran; see roofprof doctor)";
     }
     out.push_back(std::move(r));
   }

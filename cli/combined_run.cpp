@@ -17,7 +17,7 @@
 namespace roofprof::cli {
 
 CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend,
-                             probes::Planner& planner, regions::Tracker::Sink sink,
+                             probes::Planner& planner, regions::Tracker& tracker,
                              std::function<bool(regions::RegionId)> needs_arguments)
     : planner_(planner),
       needs_arguments_(std::move(needs_arguments)),
@@ -26,7 +26,7 @@ CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::B
         settings.insert_or_assign("ROOFPROF_AGENT_SITES", std::string("1"));  // hook only what take() gave the agent
         return settings;
       }()),
-      collector_(dir_.path(), planner, so.scope, backend.events().size(), std::move(sink), true) {}
+      collector_(dir_.path(), planner, so.scope, backend.events().size(), tracker, true) {}
 
 void CombinedAgent::attach(tracer::SessionOptions& so) {
   so.agent = this;
@@ -82,6 +82,7 @@ void CombinedAgent::forked(pid_t parent, pid_t child) {
 }
 
 size_t CombinedAgent::poll() { return collector_.poll(); }
+size_t CombinedAgent::drain() { return collector_.drain_published(); }
 
 void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
   root_ = pid;
@@ -114,23 +115,17 @@ void CombinedAgent::add_mechanisms(std::map<regions::RegionId, std::set<std::str
   for (regions::RegionId id : by_breakpoint_) out[id].insert("breakpoint");
 }
 
-std::optional<std::string> combined_mode_refusal(const counters::Backend& backend, const std::string& program) {
-  try {
-    events_setting(backend);
-  } catch (const UserError&) {
-    return "the in-process agent counts software events only";
-  }
+bool is_statically_linked(const std::string& program) {
   std::string path = find_in_path(program);
-  if (path.empty()) return std::nullopt;  // the tracer says what is wrong with it
+  if (path.empty()) return false;
   char head[2] = {0, 0};
   std::ifstream(path, std::ios::binary).read(head, 2);
-  if (head[0] == '#' && head[1] == '!') return std::nullopt;  // its interpreter loads the agent
+  if (head[0] == '#' && head[1] == '!') return false;
   try {
-    if (!symbolizer::ElfFile::open(path)->has_interp()) return "the program is statically linked";
+    return !symbolizer::ElfFile::open(path)->has_interp();
   } catch (const UserError&) {
-    return std::nullopt;  // the tracer says what is wrong with it
+    return false;
   }
-  return std::nullopt;
 }
 
 }  // namespace roofprof::cli

@@ -2,8 +2,10 @@
 // roofprof run --preload: the combined mode (docs/preload.md, "The combined mode"). The tracer
 // runs the program with the in-process agent in LD_PRELOAD; the agent measures the function
 // sites whose every call goes through the dynamic linker, the tracer plants breakpoints for
-// the rest, and the agent's records are drained while the tracer waits and replayed into a
-// tracker of their own. Each function site is measured by exactly one of them.
+// the rest, and the agent's records are drained while the tracer waits (and before it applies
+// a boundary) into the run's one tracker, which the tracer feeds too: a region whose sites are
+// split between the two is counted once at its outermost call. Each function site is measured
+// by exactly one of them.
 #include <functional>
 #include <map>
 #include <memory>
@@ -25,7 +27,7 @@ class CombinedAgent final : public tracer::AgentLink {
   // `needs_arguments`: regions whose calls are grouped by their arguments at entry
   // (signatures/): they keep breakpoints, where the tracer reads the argument registers.
   CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend, probes::Planner& planner,
-                regions::Tracker::Sink sink, std::function<bool(regions::RegionId)> needs_arguments);
+                regions::Tracker& tracker, std::function<bool(regions::RegionId)> needs_arguments);
   // Points so.agent and so.child_env at this object, which must outlive the session.
   void attach(tracer::SessionOptions& so);
   // After the session: drains what is left, adds the agent's warnings and what it did not see.
@@ -39,6 +41,7 @@ class CombinedAgent final : public tracer::AgentLink {
   void publish(pid_t tgid) override;
   void forked(pid_t parent, pid_t child) override;
   size_t poll() override;
+  size_t drain() override;
   void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
 
  private:
@@ -52,8 +55,9 @@ class CombinedAgent final : public tracer::AgentLink {
   pid_t root_ = 0;
 };
 
-// Why the combined mode cannot be used for this run (the tracer alone measures), or nullopt.
-// `program`: the path of the program to run.
-std::optional<std::string> combined_mode_refusal(const counters::Backend& backend, const std::string& program);
+// `program` (as typed: found on PATH) is an ELF without a dynamic linker, where LD_PRELOAD
+// does nothing. False for a script (its interpreter loads the agent) and for what cannot be
+// read (the tracer says what is wrong with it).
+bool is_statically_linked(const std::string& program);
 
 }  // namespace roofprof::cli

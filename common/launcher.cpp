@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "common/launcher.hpp"
 
 #include <fmt/format.h>
@@ -37,6 +38,16 @@ int non_negative(const std::string& name, const std::string& value) {
   return v;
 }
 
+// A placeholder's value from the environment or the host stays one file-name component: '/'
+// becomes '_', and so does a name of dots only ("..") or an empty one. `-o DIR/%j.json` cannot
+// leave DIR whatever SLURM_JOB_ID says.
+std::string one_component(std::string v) {
+  for (char& c : v)
+    if (c == '/' || c == '\0') c = '_';
+  if (v.find_first_not_of('.') == std::string::npos) v.assign(std::max<size_t>(v.size(), 1), '_');
+  return v;
+}
+
 std::string value_of(char placeholder, const std::string& pattern, const OutputNameFacts& f) {
   auto unknown = [&](const char* what) {
     return UserError(fmt::format(
@@ -55,8 +66,8 @@ std::string value_of(char placeholder, const std::string& pattern, const OutputN
       return std::to_string(*f.launch->size);
     case 'j':
       if (!f.launch || !f.launch->job_id) throw unknown("the job id");
-      return *f.launch->job_id;
-    case 'h': return f.host;
+      return one_component(*f.launch->job_id);
+    case 'h': return one_component(f.host);
     case 'p': return std::to_string(f.pid);
     case '%': return "%";
   }

@@ -53,3 +53,30 @@ std::vector<std::string> closest(std::string_view word, const std::vector<std::s
 }
 
 }  // namespace roofprof
+
+namespace roofprof {
+
+std::string sanitize_for_terminal(std::string_view s) {
+  static const char kHex[] = "0123456789abcdef";
+  auto hex = [](std::string& out, unsigned char c) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      hex(out, c);
+    } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) <= 0x9f) {
+      hex(out, static_cast<unsigned char>(s[++i]));  // a C1 control (CSI is U+009B)
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace roofprof

@@ -9,6 +9,9 @@ bool glob_match(std::string_view pattern, std::string_view text);
 bool has_glob_chars(std::string_view s);
 // The last component of a path ("libc.so.6" for "/lib/x86_64-linux-gnu/libc.so.6").
 std::string_view path_basename(std::string_view path);
+// `s` with control characters (C0 but tab, DEL, and the C1 range U+0080..U+009F in UTF-8)
+// written as "\xNN" text: safe to print to a terminal.
+std::string sanitize_for_terminal(std::string_view s);
 // Edit distance, for "did you mean" lists.
 size_t edit_distance(std::string_view a, std::string_view b);
 // The `count` candidates closest to `word` (ties broken alphabetically, duplicates removed).

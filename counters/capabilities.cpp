@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/error.hpp"
+#include "common/program.hpp"
 #include "counters/event_catalog.hpp"
 #include "counters/perf_event_open.hpp"
 #include "counters/pfm_library.hpp"
@@ -57,17 +57,6 @@ OpenResult try_open(uint32_t type, uint64_t config, const char* what) {
   return {err, advice_for_errno(err, what)};
 }
 
-std::string find_in_path(const std::string& exe) {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + exe;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
 std::optional<std::string> valgrind_version_of(const std::string& exe) {
   const std::string cmd = "'" + exe + "' --version 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -102,7 +91,8 @@ bool kernel_counting_allowed(const Capabilities& c) {
 
 Capabilities probe_capabilities() {
   Capabilities c;
-  c.cpu = read_cpuinfo();
+  PerfSystem& sys = perf_system();
+  c.cpu = sys.cpu_info();
   try {
     PfmLibrary pfm(false);
     c.libpfm_version = pfm.version();
@@ -123,7 +113,8 @@ Capabilities probe_capabilities() {
   c.software_problem = sw.problem;
   c.software_errno = sw.err;
 
-  c.perf_event_paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid");
+  c.perf_event_paranoid = sys.kernel_setting("perf_event_paranoid");
+  c.nmi_watchdog = sys.kernel_setting("nmi_watchdog").value_or(0) != 0;
   c.ptrace_scope = read_int_file("/proc/sys/kernel/yama/ptrace_scope");
   c.root = ::geteuid() == 0;
   const uint64_t caps = effective_caps();

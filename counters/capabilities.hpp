@@ -25,6 +25,9 @@ struct Capabilities {
   int software_errno = 0;
 
   std::optional<int> perf_event_paranoid;  // /proc/sys/kernel/perf_event_paranoid
+  // /proc/sys/kernel/nmi_watchdog = 1: the hard-lockup detector holds one hardware counter of
+  // every CPU for good; group plans leave it free (docs/counters.md, section 4).
+  bool nmi_watchdog = false;
   std::optional<int> ptrace_scope;         // /proc/sys/kernel/yama/ptrace_scope (no Yama: nullopt)
   bool root = false;
   bool cap_perfmon = false, cap_sys_admin = false, cap_sys_ptrace = false;  // effective set

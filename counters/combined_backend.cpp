@@ -11,6 +11,10 @@ class CombinedCounters : public ThreadCounters {
     CounterValues out;
     for (auto& p : parts_) {
       CounterValues v = p->read();
+      for (CounterGroupTimes g : v.groups) {
+        g.first += out.values.size();
+        out.groups.push_back(g);
+      }
       out.values.insert(out.values.end(), v.values.begin(), v.values.end());
       out.multiplexed = out.multiplexed || v.multiplexed;
     }

@@ -36,7 +36,12 @@ DoctorItem pmu_item(const Capabilities& c) {
                                                    : "libpfm4 " + c.libpfm_version;
   if (!c.pfm_core_pmus.empty()) return {"PMU model", true, join(c.pfm_core_pmus) + " (" + lib + ")", ""};
   DoctorItem item{"PMU model", false, "none detected by " + lib, ""};
-  if (c.cpu.has("hypervisor")) {
+  if (c.hardware_counters || (c.selection.set && !c.cpu.has("hypervisor"))) {
+    // The counters open: the library simply has no table for this CPU (Zen 5, GNR, ADL in 4.13).
+    item.ok = c.selection.set != nullptr;
+    item.text += ": the library has no table for this CPU" +
+                 std::string(c.selection.set ? "; roofprof's event set uses its own raw encodings" : "");
+  } else if (c.cpu.has("hypervisor") && c.hardware_errno == ENOENT) {
     item.text += ": this VM does not expose the CPU's performance counters";
     item.fix = kVpmuFix;
   } else {
@@ -92,9 +97,18 @@ DoctorItem uncore_item(const Capabilities& c) {
   } else {
     item.ok = true;
     item.text = "usable (" + join(c.uncore_imc_pmus) +
-                "); system-wide: Q includes other processes' memory traffic";
+                ") by `roofprof events`/tests, but `roofprof run` does not open them yet: runs "
+                "report Q as the per-core approximation at its own level (docs/counters.md)";
   }
   return item;
+}
+
+DoctorItem watchdog_item(const Capabilities& c) {
+  if (!c.nmi_watchdog) return {"NMI watchdog", true, "off: every hardware counter is available", ""};
+  return {"NMI watchdog", false,
+          "on (kernel.nmi_watchdog = 1): it holds one hardware counter of every CPU; roofprof's "
+          "groups leave it free, so they multiplex more and W and Q are scaled estimates",
+          "sudo sysctl -w kernel.nmi_watchdog=0   (perf gives the same advice)"};
 }
 
 DoctorItem paranoid_item(const Capabilities& c) {
@@ -170,7 +184,7 @@ DoctorItem auto_item(const Capabilities& c) {
 
 std::vector<DoctorItem> doctor_items(const Capabilities& c) {
   return {cpu_item(c),      pmu_item(c),      event_set_item(c), fp_item(c),
-          uncore_item(c),   paranoid_item(c), software_item(c),  ptrace_item(c),
+          uncore_item(c),   watchdog_item(c), paranoid_item(c), software_item(c),  ptrace_item(c),
           valgrind_item(c), auto_item(c)};
 }
 

@@ -20,10 +20,18 @@ struct EncodedEvent {
   uint64_t config = 0, config1 = 0;
 };
 
+// The set's `match pfm` PMU that libpfm4 activated (is in `present`), or "": an inactive PMU
+// cannot encode on this machine (lines then use their raw fallbacks).
+std::string active_pmu(const EventSet& set, const std::vector<std::string>& present);
 // The libpfm4 core PMU that qualifies the set's unqualified event strings: one of the set's
 // `match pfm` names that is present in `present` (detected PMUs), else the first one listed.
 // "" when the set has no `match pfm` line (raw-only sets).
 std::string qualifying_pmu(const EventSet& set, const std::vector<std::string>& present);
+
+// One line: libpfm4's encoding of the (qualified) name, else the line's raw fallback.
+// Throws UserError naming the line when neither works.
+EncodedEvent encode_line(const EventSet& set, const EventLine& line, const PfmLibrary& pfm,
+                         const std::string& core_pmu);
 
 // Encodes every line of `set`. Thread events: libpfm4 perf encoding (user level) or raw;
 // uncore events: the PMU's raw code (PFM_OS_NONE) or raw. Throws UserError on failure.

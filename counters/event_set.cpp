@@ -94,16 +94,20 @@ EventLine parse_event_line(const std::vector<std::string>& w, EventScope scope, 
   e.encoding = w[2];
   e.line = lineno;
   if (!valid_id(e.id)) err.fail("bad id '" + e.id + "' (lower case, digits, _)");
-  if (e.encoding.rfind("raw:", 0) == 0) {
+  auto check_raw = [&](const std::string& enc) {
     char* end = nullptr;
-    std::strtoull(e.encoding.c_str() + 4, &end, 16);
-    if (e.encoding.size() <= 4 || *end != '\0') err.fail("bad raw encoding '" + e.encoding + "'");
-  }
+    std::strtoull(enc.c_str() + 4, &end, 16);
+    if (enc.size() <= 4 || *end != '\0') err.fail("bad raw encoding '" + enc + "'");
+  };
+  if (e.encoding.rfind("raw:", 0) == 0) check_raw(e.encoding);
   for (size_t i = 3; i < w.size(); ++i) {
-    if (w[i][0] == '@' && w[i].size() > 1) e.perf_pmu = w[i].substr(1);
+    if (w[i].rfind("raw:", 0) == 0 && e.encoding.rfind("raw:", 0) != 0 && e.raw_fallback.empty()) {
+      check_raw(w[i]);
+      e.raw_fallback = w[i];
+    } else if (w[i][0] == '@' && w[i].size() > 1) e.perf_pmu = w[i].substr(1);
     else if (w[i] == "fixed") e.fixed = true;
     else if (w[i] == "pair") e.cost = 2;
-    else err.fail("unknown event attribute '" + w[i] + "' (@pmu, fixed, pair)");
+    else err.fail("unknown event attribute '" + w[i] + "' (raw:0x.. fallback, @pmu, fixed, pair)");
   }
   if (scope == EventScope::uncore && e.perf_pmu.empty())
     err.fail("uncore events need @<sysfs pmu>, e.g. @uncore_imc_0");

@@ -21,6 +21,9 @@ struct EventLine {
   // "EVENT:UMASK" (libpfm4, qualified with the core PMU at encode time),
   // "pmu::EVENT:UMASK" (libpfm4, fully qualified) or "raw:0x1c7" (perf config).
   std::string encoding;
+  // "raw:0x..." given after a libpfm4 name: the same event's perf config, used when the
+  // installed libpfm4 cannot encode the name (no table for this CPU, or its PMU not active).
+  std::string raw_fallback;
   std::string perf_pmu;  // sysfs PMU ("cpu_core", "uncore_imc_0"); "" = the core PMU
   bool fixed = false;    // occupies a fixed counter, not a programmable one
   int cost = 1;          // programmable counters used (2 = AMD event paired with the merge event)

@@ -5,6 +5,7 @@
 
 #include "counters/event_encoding.hpp"
 
+
 namespace roofprof::counters {
 
 EventSetSelection select_event_set(const std::vector<EventSet>& catalog,
@@ -18,7 +19,7 @@ EventSetSelection select_event_set(const std::vector<EventSet>& catalog,
     if (s.vendor != cpu.vendor_short()) continue;
     for (const auto& [family, model] : s.cpus)
       if (family == cpu.family && model == cpu.model)
-        return {&s, qualifying_pmu(s, present_pmus),
+        return {&s, active_pmu(s, present_pmus),
                 fmt::format("CPU family {:#x} model {:#x}", family, model)};
   }
   std::string pmus;

@@ -12,7 +12,9 @@ namespace roofprof::counters {
 
 struct EventSetSelection {
   const EventSet* set = nullptr;  // nullptr: no set for this CPU
-  std::string core_pmu;           // libpfm4 PMU that qualifies the set's events ("" for raw sets)
+  // The libpfm4 PMU that qualifies the set's events: always one libpfm4 activated; "" when none
+  // is (raw sets, or a CPUID match libpfm4 does not know: lines use their raw fallbacks).
+  std::string core_pmu;
   std::string how;                // "libpfm4 PMU skx" / "CPU family 6 model 0x97" / why none
 };
 

@@ -3,6 +3,8 @@
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
+#include <cstddef>
+
 namespace roofprof::counters {
 
 // Owns one perf_event file descriptor; closes it on destruction. Move-only.
@@ -23,7 +25,9 @@ class PerfFd {
 };
 
 // perf_event_open(attr, pid=tid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC). Returns -1 and sets
-// errno on failure (no exception: callers turn errno into advice).
+// errno on failure (no exception: callers turn errno into advice). Through perf_system().
 int perf_event_open_fd(const perf_event_attr& attr, pid_t tid, int cpu, int group_fd);
+// read(2) of a perf fd, through perf_system().
+ssize_t perf_read(int fd, void* buf, size_t size);
 
 }  // namespace roofprof::counters

@@ -52,7 +52,7 @@ GroupReading PerfGroup::read() const {
   const ssize_t want = static_cast<ssize_t>(buf.size() * sizeof(uint64_t));
   ssize_t got;
   do {
-    got = ::read(fds_.front().get(), buf.data(), static_cast<size_t>(want));
+    got = perf_read(fds_.front().get(), buf.data(), static_cast<size_t>(want));
   } while (got < 0 && errno == EINTR);
   if (got != want || buf[0] != fds_.size())
     throw std::runtime_error(fmt::format("perf group read returned {} bytes ({}), expected {}",

@@ -17,6 +17,6 @@ namespace roofprof::counters {
 // without a PMU).
 std::unique_ptr<Backend> make_perf_hardware_backend(const std::vector<EncodedEvent>& thread_events,
                                                     const std::vector<CounterLimit>& limits,
-                                                    const std::string& sysfs_root = kSysfsPmuRoot);
+                                                    const std::string& sysfs_root = perf_system().sysfs_root());
 
 }  // namespace roofprof::counters

@@ -3,11 +3,12 @@
 namespace roofprof::counters {
 
 CounterValues PerfThreadCounters::read() {
+  // Raw counts and each group's times: scaling happens on deltas (counter_delta), as perf does.
   CounterValues out;
   for (const PerfGroup& g : groups_) {
-    ScaledGroup s = scale_group(g.read());
-    out.values.insert(out.values.end(), s.values.begin(), s.values.end());
-    out.multiplexed = out.multiplexed || s.multiplexed;
+    const GroupReading r = g.read();
+    out.groups.push_back({out.values.size(), r.raw.size(), r.time_enabled, r.time_running});
+    for (uint64_t v : r.raw) out.values.push_back(static_cast<double>(v));
   }
   return out;
 }

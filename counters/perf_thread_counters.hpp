@@ -1,6 +1,7 @@
 #pragma once
 // ThreadCounters over one or more perf_event groups of one thread. Values come out in group
-// order, leader first within each group; each group is scaled on its own (scale_group).
+// order, leader first within each group, raw, with each group's enabled/running times
+// (CounterValues::groups); counter_delta scales the deltas.
 #include <vector>
 
 #include "counters/backend.hpp"

@@ -3,9 +3,18 @@
 namespace roofprof::counters {
 namespace {
 
+// Sums raw counts and, group by group, time_enabled and time_running (every thread has the
+// backend's groups in the same order): perf's global aggregation, scaled later on deltas.
 void accumulate(CounterValues& into, const CounterValues& v) {
   if (into.values.size() < v.values.size()) into.values.resize(v.values.size(), 0.0);
   for (size_t i = 0; i < v.values.size(); ++i) into.values[i] += v.values[i];
+  if (into.groups.size() < v.groups.size()) into.groups.resize(v.groups.size());
+  for (size_t g = 0; g < v.groups.size(); ++g) {
+    into.groups[g].first = v.groups[g].first;
+    into.groups[g].count = v.groups[g].count;
+    into.groups[g].enabled += v.groups[g].enabled;
+    into.groups[g].running += v.groups[g].running;
+  }
   into.multiplexed = into.multiplexed || v.multiplexed;
 }
 

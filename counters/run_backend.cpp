@@ -1,5 +1,6 @@
 #include "counters/run_backend.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -8,8 +9,34 @@
 #include "counters/event_encoding.hpp"
 #include "counters/perf_hardware.hpp"
 #include "counters/pfm_library.hpp"
+#include "counters/sysfs_pmu.hpp"
 
 namespace roofprof::counters {
+
+std::vector<CounterLimit> usable_counters(const EventSet& set, bool nmi_watchdog) {
+  std::vector<CounterLimit> out = set.counters;
+  if (nmi_watchdog)
+    for (CounterLimit& c : out) c.count = std::max(1, c.count - 1);
+  return out;
+}
+
+HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pmu,
+                                 const PfmLibrary& pfm) {
+  HardwareEvents out;
+  for (const EventLine* line : set.lines(EventScope::thread)) {
+    if (!line->perf_pmu.empty() && !sysfs_pmu_type(line->perf_pmu)) {
+      out.notes.push_back(fmt::format("event {} not counted: this kernel has no PMU '{}' ({})",
+                                      line->id, line->perf_pmu, set.source));
+      continue;
+    }
+    try {
+      out.events.push_back(encode_line(set, *line, pfm, core_pmu));
+    } catch (const UserError& e) {
+      out.notes.push_back(fmt::format("event {} not counted: {}", line->id, e.what()));
+    }
+  }
+  return out;
+}
 
 RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
                               const std::vector<std::string>& software_events) {
@@ -28,12 +55,21 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
   }
   if (kind == BackendKind::perf && caps.selection.set) {
     const EventSet& set = *caps.selection.set;
-    PfmLibrary pfm(false);
-    std::vector<EncodedEvent> thread_events;
-    for (auto& e : encode_event_set(set, pfm, caps.selection.core_pmu))
-      if (e.line.scope == EventScope::thread) thread_events.push_back(std::move(e));
-    parts.push_back(make_perf_hardware_backend(thread_events, set.counters));
-    rc.event_set = &set;
+    // Only what is opened is encoded: the per-thread lines (uncore lines are another backend's).
+    HardwareEvents hw;
+    {
+      PfmLibrary pfm(false);
+      hw = encode_run_events(set, caps.selection.core_pmu, pfm);
+    }
+    rc.notes.insert(rc.notes.end(), hw.notes.begin(), hw.notes.end());
+    if (caps.nmi_watchdog)
+      rc.notes.push_back("the NMI watchdog holds one hardware counter (kernel.nmi_watchdog = 1): "
+                         "groups leave it free and multiplex more; `sysctl kernel.nmi_watchdog=0` "
+                         "gives roofprof every counter");
+    if (!hw.events.empty()) {
+      parts.push_back(make_perf_hardware_backend(hw.events, usable_counters(set, caps.nmi_watchdog)));
+      rc.event_set = &set;
+    }
   }
   if (parts.empty()) rc.backend = make_null_backend();
   else if (parts.size() == 1) rc.backend = std::move(parts.front());
@@ -41,29 +77,53 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
   return rc;
 }
 
+namespace {
+
+// "Q.read" -> ("DRAM", "read"); "Q.L3.write" -> ("L3", "write"); otherwise nullopt.
+std::optional<std::pair<std::string, std::string>> traffic_formula(const std::string& name) {
+  if (name == "Q.read" || name == "Q.write") return std::pair{std::string("DRAM"), name.substr(2)};
+  for (const char* level : {"L2", "L3", "DRAM"})
+    for (const char* dir : {"read", "write"})
+      if (name == fmt::format("Q.{}.{}", level, dir)) return std::pair{std::string(level), std::string(dir)};
+  return std::nullopt;
+}
+
+bool any_not_counted(const Formula& f, const std::map<std::string, double>& totals) {
+  for (const Term& t : f.terms)
+    if (auto it = totals.find(t.id); it != totals.end() && std::isnan(it->second)) return true;
+  return false;
+}
+
+}  // namespace
+
 Derived derive(const EventSet& set, const std::map<std::string, double>& totals) {
   Derived d;
   if (const Formula* w = set.formula("W")) {
     d.flops = evaluate(*w, totals);
+    d.flops_not_counted = !d.flops && any_not_counted(*w, totals);
     if (d.flops)
       for (const Term& t : w->terms)
         if (auto it = totals.find(t.id); it != totals.end() && !std::isnan(it->second))
           d.flops_by_class[t.id] = t.weight * it->second;
   }
-  // Memory-controller formulas need uncore counts; thread-scope runs use the approximation.
-  const Formula* rd = set.formula("Q.read");
-  const Formula* wr = set.formula("Q.write");
-  std::optional<double> r = rd ? evaluate(*rd, totals) : std::nullopt;
-  std::optional<double> w = wr ? evaluate(*wr, totals) : std::nullopt;
-  if (!r && !w) {
-    rd = set.formula("Q.read", true);
-    wr = set.formula("Q.write", true);
-    r = rd ? evaluate(*rd, totals) : std::nullopt;
-    w = wr ? evaluate(*wr, totals) : std::nullopt;
-    d.bytes_approximate = r || w;
+  // Memory-controller formulas (DRAM, exact) need uncore counts; otherwise the per-core
+  // approximations, each at the level it really measures.
+  for (bool approximate : {false, true}) {
+    for (const Formula& f : set.formulas) {
+      if (f.approximate != approximate) continue;
+      const auto what = traffic_formula(f.name);
+      if (!what) continue;
+      const std::optional<double> v = evaluate(f, totals);
+      if (!v) {
+        d.bytes_not_counted = d.bytes_not_counted || any_not_counted(f, totals);
+        continue;
+      }
+      Traffic& t = d.bytes[what->first];
+      (what->second == "read" ? t.read : t.write) = v;
+      t.approximate = approximate;
+    }
+    if (!d.bytes.empty()) break;
   }
-  d.read_bytes = r;
-  d.write_bytes = w;
   return d;
 }
 

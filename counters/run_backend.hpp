@@ -12,7 +12,9 @@
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
 #include "counters/capabilities.hpp"
+#include "counters/event_encoding.hpp"
 #include "counters/event_set.hpp"
+#include "counters/pfm_library.hpp"
 
 namespace roofprof::counters {
 
@@ -20,18 +22,39 @@ struct RunCounting {
   std::unique_ptr<Backend> backend;
   const EventSet* event_set = nullptr;  // set when hardware events are counted
   bool user_level = false;              // software events without their kernel side (unprivileged)
-  std::vector<std::string> notes;       // said to the user and kept in the result's warnings
+  std::vector<std::string> notes;       // for the user and the result's warnings: user-level counting,
+                                        // events dropped and why, the NMI watchdog
 };
+
+// The set's per-thread lines this machine can count, encoded; every line that cannot be
+// (libpfm4 cannot encode it and it has no raw fallback, or its sysfs PMU is absent) is left out
+// with a note: formulas that need it give null, never an abort.
+struct HardwareEvents {
+  std::vector<EncodedEvent> events;
+  std::vector<std::string> notes;
+};
+HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pmu, const PfmLibrary& pfm);
+
+// The set's programmable counters per PMU, less the one the NMI watchdog holds when it is on.
+std::vector<CounterLimit> usable_counters(const EventSet& set, bool nmi_watchdog);
 
 // Throws UserError when requested software events are unknown or perf cannot open them.
 RunCounting make_run_counting(BackendKind kind, const Capabilities& caps, const std::vector<std::string>& software_events);
 
 // W and Q of a region from its event totals (id -> value, as the backend names them).
+struct Traffic {
+  std::optional<double> read, write;  // bytes
+  bool approximate = false;           // per-core approximation, not memory-controller counts
+};
 struct Derived {
-  std::optional<double> flops;                 // null: the set has no W or an event was not counted
+  std::optional<double> flops;                   // null: the set has no W or an event is missing/not counted
+  bool flops_not_counted = false;                // null because a W event's group never ran
   std::map<std::string, double> flops_by_class;  // W's terms: "dp_256" -> weight * count
-  std::optional<double> read_bytes, write_bytes; // DRAM
-  bool bytes_approximate = false;              // per-core approximation (not memory-controller counts)
+  // By memory level ("DRAM", "L3"): memory-controller counts (exact, DRAM) when the set's
+  // `formula Q.read/Q.write` can be evaluated, else the `approx Q[.LEVEL].read/write` formulas
+  // at the level they measure (Intel L2_LINES_IN/OUT: L2<->L3 traffic, level "L3").
+  std::map<std::string, Traffic> bytes;
+  bool bytes_not_counted = false;
 };
 Derived derive(const EventSet& set, const std::map<std::string, double>& totals);
 

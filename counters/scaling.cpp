@@ -6,18 +6,12 @@ namespace roofprof::counters {
 
 ScaledGroup scale_group(const GroupReading& r) {
   ScaledGroup out;
-  out.values.reserve(r.raw.size());
-  if (r.time_enabled == 0 || r.time_running >= r.time_enabled) {
-    for (uint64_t v : r.raw) out.values.push_back(static_cast<double>(v));
-    return out;
+  for (uint64_t v : r.raw) {
+    double x = 0;
+    const Scaling s = scale_counts(static_cast<double>(v), r.time_enabled, r.time_running, x);
+    out.values.push_back(x);
+    out.multiplexed = out.multiplexed || s == Scaling::multiplexed;
   }
-  if (r.time_running == 0) {
-    out.values.assign(r.raw.size(), kNotCounted);
-    return out;
-  }
-  const double factor = static_cast<double>(r.time_enabled) / static_cast<double>(r.time_running);
-  for (uint64_t v : r.raw) out.values.push_back(static_cast<double>(v) * factor);
-  out.multiplexed = true;
   return out;
 }
 

@@ -50,7 +50,7 @@ UncoreReading UncoreCounters::read() const {
   UncoreReading out;
   for (const Open& o : open_) {
     uint64_t buf[3] = {0, 0, 0};  // value, time_enabled, time_running
-    if (::read(o.fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf))
+    if (perf_read(o.fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf))
       throw std::runtime_error("uncore counter read failed for " + o.id);
     const ScaledGroup s = scale_group({buf[1], buf[2], {buf[0]}});
     out.values[o.id] += s.values[0];  // NaN (not counted) stays NaN in the sum

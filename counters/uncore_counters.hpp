@@ -22,7 +22,7 @@ class UncoreCounters {
   // Opens every event whose sysfs PMU exists (lines for absent PMUs are other variants of the
   // family and are skipped). Throws UserError when none exists, or with advice when refused.
   explicit UncoreCounters(const std::vector<EncodedEvent>& uncore_events,
-                          const std::string& sysfs_root = kSysfsPmuRoot);
+                          const std::string& sysfs_root = perf_system().sysfs_root());
   UncoreReading read() const;
   const std::vector<std::string>& pmus() const { return pmus_; }  // sysfs PMUs in use
 

@@ -13,12 +13,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/program.hpp"
+#include "common/temp_dir.hpp"
 #include "emul/events.hpp"
+#include "supervisor/child.hpp"
 
 #ifndef ROOFPROF_EMUL_BUILD_TOOL_DIR
 #define ROOFPROF_EMUL_BUILD_TOOL_DIR ""
@@ -32,44 +34,6 @@ namespace {
 constexpr const char* kTool = "roofprof-amd64-linux";
 
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }
-
-// What execvp would run for `name`, or "" when nothing.
-std::string find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t pos = 0;
-  while (pos <= dirs.size()) {
-    size_t colon = dirs.find(':', pos);
-    std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
-    fs::path cand = fs::path(dir.empty() ? "." : dir) / name;
-    if (executable(cand)) return cand.string();
-    if (colon == std::string::npos) break;
-    pos = colon + 1;
-  }
-  return "";
-}
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = fmt::format("{}/roofprof-emul-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    if (!mkdtemp(buf.data())) throw UserError(fmt::format("cannot create a directory in {}: {}", tmp ? tmp : "/tmp", std::strerror(errno)));
-    path = buf.data();
-  }
-  ~TempDir() {
-    const char* keep = std::getenv("ROOFPROF_KEEP_EMUL");
-    if (keep && *keep && std::string(keep) != "0") {
-      std::fprintf(stderr, "roofprof: emulation files kept in %s\n", path.c_str());
-      return;
-    }
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // Follows the tool's event files as they grow and feeds complete lines to the parser.
 class EventFiles {
@@ -210,11 +174,11 @@ std::string find_tool_dir(const std::string& configured) {
 
 Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probes, const Options& options) {
   if (argv.empty()) throw UserError("no program to run");
-  std::string valgrind = find_program(options.valgrind);
-  if (valgrind.empty())
+  std::string valgrind = find_in_path(options.valgrind);
+  if (valgrind.empty() || !executable(valgrind))
     throw UserError(fmt::format("{} not found: install valgrind (scripts/install-deps.sh) or use another backend",
                                 options.valgrind));
-  if (find_program(argv[0]).empty()) throw UserError(fmt::format("cannot execute {}: not found or not executable", argv[0]));
+  runnable_program(argv[0]);  // UserError: not found, not executable
   std::string tool_dir = find_tool_dir(options.tool_dir);
   std::string agent_library;
   if (options.agent) {
@@ -228,15 +192,16 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
     check_cache_geometry(cache);
   }
 
-  TempDir tmp;
-  std::string probe_file = tmp.path + "/probes";
+  TempDir tmp("roofprof-emul", "the emulation files");
+  if (const char* keep = std::getenv("ROOFPROF_KEEP_EMUL"); keep && *keep && std::string(keep) != "0") tmp.keep();
+  std::string probe_file = tmp.path() + "/probes";
   write_probe_file(probe_file, probes);
-  std::string events_dir = tmp.path + "/events";
+  std::string events_dir = tmp.path() + "/events";
   fs::create_directory(events_dir);
 
   std::vector<std::string> args{valgrind, "--tool=roofprof"};
   for (auto& o : exact_vex_options()) args.push_back(o);
-  args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp.path));
+  args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp.path()));
   args.push_back("--probes=" + probe_file);
   args.push_back("--out-dir=" + events_dir);
   args.push_back(options.progress ? "--progress-interval=500" : "--progress-interval=0");
@@ -259,9 +224,10 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
                  "roofprof: emulating under valgrind for exact counts (tens of times slower than native; "
                  "FMA instructions are emulated in software by valgrind 3.19 and run 100-1000x slower)\n");
 
-  pid_t child = fork();
-  if (child < 0) throw UserError(fmt::format("cannot fork: {}", std::strerror(errno)));
-  if (child == 0) {
+  supervisor::Launch launch;
+  launch.path = valgrind;
+  launch.argv = args;
+  launch.in_child = [&] {
     setenv("VALGRIND_LIB", tool_dir.c_str(), 1);
     // valgrind runs one thread at a time: spinning OpenMP workers only burn time slices.
     setenv("OMP_WAIT_POLICY", "passive", 0);
@@ -279,23 +245,16 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
       // agent code, neither counted nor simulated, and only slow.
       unsetenv("ROOFPROF_AGENT_EVICT_BYTES");
     }
-    std::vector<char*> cargv;
-    for (auto& a : args) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    execv(valgrind.c_str(), cargv.data());
-    std::fprintf(stderr, "roofprof: cannot execute %s: %s\n", valgrind.c_str(), std::strerror(errno));
-    _exit(127);
-  }
-  result.pid = child;  // valgrind runs the program in its own process
+  };
+  // The signal policy (supervisor/signals.hpp) holds here too: a request is passed on to
+  // valgrind (the program under it), which ends within the grace period or is killed.
+  supervisor::InterruptPolicy interrupts(false);
+  supervisor::Child child(supervisor::start(launch), interrupts);
+  result.pid = child.pid();  // valgrind runs the program in its own process
 
   auto start = std::chrono::steady_clock::now();
-  int status = 0;
   try {
-    for (;;) {
-      pid_t r = waitpid(child, &status, WNOHANG);
-      if (r == child) break;
-      if (r < 0 && errno != EINTR) throw UserError(fmt::format("waiting for valgrind: {}", std::strerror(errno)));
-      std::this_thread::sleep_for(std::chrono::milliseconds(options.progress ? 250 : 50));
+    while (!child.wait(options.progress ? 250 : 50)) {
       files.poll();
       if (options.progress) {
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -308,19 +267,21 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
     }
   } catch (...) {
     // Do not leave valgrind running behind an error.
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
+    kill(child.pid(), SIGKILL);
+    waitpid(child.pid(), nullptr, 0);
     if (options.progress) std::fprintf(stderr, "\r\033[K");
     throw;
   }
   if (options.progress) std::fprintf(stderr, "\r\033[K");
+  int status = child.status();
+  result.interrupted = interrupts.interrupted();
 
   bool crashed = WIFSIGNALED(status);
   if (crashed) result.signal = WTERMSIG(status);
   else result.exit_code = WEXITSTATUS(status);
 
   if (crashed && result.signal == SIGILL) {
-    auto lines = undecodable(tmp.path);
+    auto lines = undecodable(tmp.path());
     for (const auto& l : lines)
       if (l.find("bytes: 0x62") != std::string::npos)
         throw UserError(fmt::format("{} executed an AVX-512 instruction, which valgrind 3.19 cannot emulate: "
@@ -331,8 +292,8 @@ Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probe
                                   argv[0], lines.front().substr(lines.front().find("unhandled"))));
   }
   files.close_all(result.pid, crashed);
-  if (!files.any()) {
-    std::string why = first_valgrind_error(tmp.path);
+  if (!files.any() && !result.interrupted) {
+    std::string why = first_valgrind_error(tmp.path());
     throw UserError(fmt::format("valgrind did not run {}{}", argv[0], why.empty() ? "" : ": " + why));
   }
   result.counters = parser.counters();

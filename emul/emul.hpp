@@ -50,6 +50,9 @@ struct Result {
   int pid = 0;                                // the program's pid
   int exit_code = -1;                         // when it exited
   int signal = 0;                             // when it died of a signal
+  // A signal to roofprof ended the emulated run early (supervisor/signals.hpp): the counts
+  // cover part of the program only.
+  bool interrupted = false;
 };
 
 // Runs argv (argv[0] found on PATH like a shell would) under valgrind with the exact-count

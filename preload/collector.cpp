@@ -34,11 +34,11 @@ bool ends_with(const std::string& s, const char* suffix) {
 }  // namespace
 
 Collector::Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
-                     regions::Tracker::Sink sink, bool tracer_plans)
+                     regions::Tracker& tracker, bool tracer_plans)
     : dir_(std::move(dir)),
       planner_(planner),
       names_(planner),
-      replay_(scope, n_events, std::move(sink)),
+      replay_(scope, n_events, tracker),
       tracer_plans_(tracer_plans) {}
 
 void Collector::open_new_files() {
@@ -109,6 +109,17 @@ size_t Collector::poll() {
     replayed += drain(s, false);
     if (s.file->pid() != root_pid_ && !process_running(s.file->pid()))
       end(s, monotonic_ns(), regions::CloseReason::ProcessExit);
+  }
+  return replayed;
+}
+
+size_t Collector::drain_published() {
+  open_new_files();  // a process's first records may come before the periodic poll found its file
+  size_t replayed = 0;
+  for (auto it = sources_.begin(); it != sources_.end(); ++it) {
+    auto next = std::next(it);
+    bool replaced = next != sources_.end() && std::get<0>(next->first) == it->second.file->pid();
+    if (!it->second.ended && !replaced) replayed += drain(it->second, false);  // poll() ends a replaced image
   }
   return replayed;
 }

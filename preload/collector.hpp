@@ -22,11 +22,15 @@ class Collector {
   // `tracer_plans`: the combined mode, where the tracer gives the planner every module (the
   // agent's module list is not planned again) and says itself what is not measured.
   Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
-            regions::Tracker::Sink sink, bool tracer_plans = false);
+            regions::Tracker& tracker, bool tracer_plans = false);
 
   // Opens new files and drains every open one; a file whose process is gone (or replaced by
   // exec) is drained to its end and what it left open is closed. Returns records replayed.
   size_t poll();
+  // Drains every record published so far (opening new files, no process checks): the combined
+  // mode calls it before the tracer applies a boundary, so that each thread's boundaries reach
+  // the one tracker in the order the thread crossed them.
+  size_t drain_published();
   // The measured program `pid` ended at `end_ns` (CLOCK_MONOTONIC), killed by `term_signal`
   // (0: it exited). Its files are drained to the end; instances it left open close as crash
   // (killed) or process_exit, with unknown counts.

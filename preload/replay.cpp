@@ -4,8 +4,8 @@
 
 namespace roofprof::preload {
 
-Replay::Replay(regions::Scope scope, size_t n_events, regions::Tracker::Sink sink)
-    : tracker_(*this, std::move(sink)), scope_(scope), n_events_(n_events) {}
+Replay::Replay(regions::Scope scope, size_t n_events, regions::Tracker& tracker)
+    : tracker_(tracker), scope_(scope), n_events_(n_events) {}
 
 void Replay::take_snapshot(const Record& r) {
   snapshot_.values.assign(n_events_, counters::kNotCounted);
@@ -31,7 +31,7 @@ CounterValues Replay::read(int, regions::Tid tid) {
 }
 
 void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions) {
-  regions::Boundary b{r.pid, r.tid, r.sp, r.time_ns};
+  regions::Boundary b{r.pid, r.tid, r.sp, r.time_ns, this};
   take_snapshot(r);
   switch (r.kind) {
     case RecordKind::Enter:
@@ -39,13 +39,13 @@ void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions
       break;
     case RecordKind::StackAt: tracker_.stack_at(b, r.reason); break;
     case RecordKind::ThreadExit: tracker_.thread_exit(b, r.reason); break;
-    case RecordKind::ProcessExit: tracker_.process_exit(r.pid, r.time_ns, r.reason); break;
+    case RecordKind::ProcessExit: tracker_.process_exit(r.pid, r.time_ns, r.reason, this); break;
   }
 }
 
 void Replay::end_process(int pid, int64_t time_ns, regions::CloseReason why) {
   unknown_snapshot(0);
-  tracker_.process_exit(pid, time_ns, why);
+  tracker_.process_exit(pid, time_ns, why, this);
 }
 
 }  // namespace roofprof::preload

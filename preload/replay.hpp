@@ -1,7 +1,7 @@
 #pragma once
-// Agent records -> region instances, through the one regions::Tracker that defines region
-// semantics for every probe mechanism. The tracker reads counts through this CountSource,
-// which serves the snapshot carried by the record being replayed.
+// Agent records -> boundaries of the run's one regions::Tracker (shared with the tracer in the
+// combined mode). The boundaries read counts through this CountSource, which serves the
+// snapshot carried by the record being replayed.
 #include <vector>
 
 #include "preload/record_file.hpp"
@@ -11,7 +11,7 @@ namespace roofprof::preload {
 
 class Replay : public regions::CountSource {
  public:
-  Replay(regions::Scope scope, size_t n_events, regions::Tracker::Sink sink);
+  Replay(regions::Scope scope, size_t n_events, regions::Tracker& tracker);
 
   // `regions`: the planner's regions of an Enter record (several specs can name one
   // function; none: a region roofprof does not know, the record is skipped). Other kinds
@@ -25,13 +25,12 @@ class Replay : public regions::CountSource {
   // to the record's thread only; other threads read "not counted".
   CounterValues read(int pid, regions::Tid tid) override;
 
-  size_t open_count() const { return tracker_.open_count(); }
 
  private:
   void take_snapshot(const Record& r);
   void unknown_snapshot(regions::Tid tid);
 
-  regions::Tracker tracker_;
+  regions::Tracker& tracker_;
   regions::Scope scope_;
   size_t n_events_;
   CounterValues snapshot_;

@@ -63,6 +63,30 @@ void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& m
   out.push_back(std::move(p));
 }
 
+namespace {
+// Code that is entered without a return address at [rsp] (started by the kernel, jumped to by
+// the PLT or a signal return, or the child side of clone): a function region there cannot be
+// measured, and a return probe at the word on top of its stack would damage the program.
+// The reason, or nullptr for an ordinary function.
+const char* not_a_called_function(std::string_view name) {
+  static const std::pair<const char*, const char*> kEntries[] = {
+      {"_start", "the program's entry point, started by the kernel"},
+      {"_dl_start", "the dynamic linker's entry point"},
+      {"_dl_start_user", "the dynamic linker's entry point"},
+      {"_dl_runtime_resolve*", "the lazy-binding trampoline, jumped to by the PLT"},
+      {"_dl_runtime_profile*", "the lazy-binding trampoline, jumped to by the PLT"},
+      {"_dl_tlsdesc_*", "a TLS descriptor resolver with its own calling convention"},
+      {"__restore_rt", "the signal return trampoline"},
+      {"__clone*", "clone: the new thread starts inside it"},
+      {"clone", "clone: the new thread starts inside it"},
+      {"clone3", "clone: the new thread starts inside it"},
+  };
+  for (const auto& [pattern, why] : kEntries)
+    if (glob_match(pattern, name)) return why;
+  return nullptr;
+}
+}  // namespace
+
 std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bool is_main) {
   std::vector<PlannedProbe> out;
   std::vector<const symbolizer::ElfFile*> one{&elf};
@@ -79,6 +103,12 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
                                     spec.text, path_basename(elf.path()), names));
       }
       for (const auto& m : matches) {
+        if (const char* why = not_a_called_function(m.name)) {
+          if (glob) continue;  // a glob such as '_*' leaves such code alone
+          throw UserError(fmt::format("region '{}' cannot be measured: {} is {}, not a function that is called; "
+                                      "choose a function it calls",
+                                      spec.text, m.name, why));
+        }
         auto id = region_for(i, glob ? m.name : spec.name);
         for (const auto& site : m.sites) add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
       }

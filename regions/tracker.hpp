@@ -12,6 +12,11 @@
 //  * Thread exit and process exit close whatever is open on the thread / process, flagged.
 //  * Counts of an instance are deltas of the run's scope between its two boundaries:
 //    the whole process (scope=process) or the thread that entered (scope=thread).
+//  * One tracker per run: every probe mechanism of the run (breakpoints, the in-process
+//    agent, the emulation tool) feeds the same tracker, so a region whose sites are split
+//    between mechanisms is still counted once at its outermost call. Each boundary says
+//    where its counts are read (the mechanisms count with different counters): an instance
+//    opened by one source and closed by another has unknown counts.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -54,14 +59,6 @@ struct Instance {
   std::string group;  // the call's group key (decoded arguments, e.g. "m=200,n=200,k=200"); "" if none
 };
 
-// Where and when a boundary was observed.
-struct Boundary {
-  int pid = 0;
-  Tid tid = 0;
-  uint64_t sp = 0;
-  int64_t time_ns = 0;
-};
-
 // Reads cumulative counts in the run's scope for (pid, tid): the process total for
 // scope=process, the thread's own for scope=thread. Called only when an instance
 // opens or closes.
@@ -71,10 +68,23 @@ class CountSource {
   virtual CounterValues read(int pid, Tid tid) = 0;
 };
 
+// Where and when a boundary was observed, and where its counts are read (null: the
+// tracker's default source).
+struct Boundary {
+  int pid = 0;
+  Tid tid = 0;
+  uint64_t sp = 0;
+  int64_t time_ns = 0;
+  CountSource* counts = nullptr;
+};
+
 class Tracker {
  public:
   using Sink = std::function<void(Instance&&)>;
-  Tracker(CountSource& counts, Sink sink) : counts_(counts), sink_(std::move(sink)) {}
+  // `counts`: the source of boundaries that name none.
+  Tracker(CountSource& counts, Sink sink) : counts_(&counts), sink_(std::move(sink)) {}
+  // Every boundary names its source (several probe mechanisms feed this tracker).
+  explicit Tracker(Sink sink) : sink_(std::move(sink)) {}
 
   // Each returns true when an instance opened or closed.
   // `group`: the call's group key, carried to its Instance.
@@ -85,10 +95,13 @@ class Tracker {
   bool stack_at(const Boundary& b, CloseReason why);
   // Closes everything open on b.tid (span and function instances).
   bool thread_exit(const Boundary& b, CloseReason why);
-  // Closes everything open in the process.
-  bool process_exit(int pid, int64_t time_ns, CloseReason why);
+  // Closes everything open in the process; counts read from `counts` (null: the default).
+  bool process_exit(int pid, int64_t time_ns, CloseReason why, CountSource* counts = nullptr);
 
   bool is_open(RegionId region, int pid, Tid tid) const;
+  // A function instance is open on the thread: an entry now is not an outermost call (the
+  // rule of --cache-state cold, whichever mechanism opened the enclosing instance).
+  bool in_function(int pid, Tid tid) const;
   size_t open_count() const;
 
  private:
@@ -98,13 +111,16 @@ class Tracker {
     uint64_t entry_sp;
     int64_t begin_ns;
     CounterValues begin;
+    CountSource* source;  // where `begin` was read
     std::string group;
   };
   using Key = std::pair<int, Tid>;
   bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {});
-  void close(const Key& key, Open&& o, int64_t end_ns, const CounterValues& end, CloseReason why);
+  void close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
+             CloseReason why);
+  CountSource* source_of(const Boundary& b) const;
 
-  CountSource& counts_;
+  CountSource* counts_ = nullptr;
   Sink sink_;
   std::map<Key, std::vector<Open>> open_;  // per thread, in order of opening
 };

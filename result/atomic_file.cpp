@@ -16,7 +16,7 @@ std::string errno_text(int err) { return std::strerror(err); }
 
 }  // namespace
 
-std::string read_whole_file(const std::string& path, const char* what) {
+std::string read_whole_file(const std::string& path, const char* what, size_t limit) {
   auto fail = [&](int err) {
     return UserError(std::string("cannot read ") + what + " '" + path + "' (" + errno_text(err) +
                      "); check the path");
@@ -39,6 +39,11 @@ std::string read_whole_file(const std::string& path, const char* what) {
       throw fail(err);
     }
     if (n == 0) break;
+    if (std::memchr(buf, 0, size_t(n)) || text.size() + size_t(n) > limit) {
+      ::close(fd);
+      throw UserError(std::string(what) + " '" + path + "' is not a text file of at most " +
+                      std::to_string(limit >> 20) + " MiB; check the path");
+    }
     text.append(buf, size_t(n));
   }
   ::close(fd);

@@ -1,6 +1,9 @@
 #include "result/json_node.hpp"
 
 #include <climits>
+#include <cmath>
+
+#include "common/strings.hpp"
 
 #include "common/error.hpp"
 
@@ -64,7 +67,42 @@ JsonNode JsonNode::element(size_t index) const {
 
 std::string JsonNode::string() const {
   if (!value_.is_string()) expected("a string");
-  return value_.get<std::string>();
+  return sanitize_for_terminal(value_.get_ref<const std::string&>());
+}
+
+std::string JsonNode::one_of(std::initializer_list<std::string_view> allowed) const {
+  std::string v = string();
+  std::string list;
+  for (auto a : allowed) {
+    if (v == a) return v;
+    list += (list.empty() ? "\"" : ", \"") + std::string(a) + "\"";
+  }
+  fail("unknown value \"" + v.substr(0, 40) + "\" (expected one of " + list + ")");
+}
+
+double JsonNode::amount() const {
+  double v = number();
+  if (v < 0) fail("expected 0 or more, found " + std::to_string(v));
+  return v;
+}
+
+std::optional<double> JsonNode::amount_or_null() const {
+  if (value_.is_null()) return std::nullopt;
+  if (!value_.is_number()) expected("a number or null");
+  return amount();
+}
+
+int JsonNode::integer_in(int lo, int hi) const {
+  int v = integer();
+  if (v < lo || v > hi)
+    fail("expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found " +
+         std::to_string(v));
+  return v;
+}
+
+std::optional<int> JsonNode::integer_in_or_null(int lo, int hi) const {
+  if (value_.is_null()) return std::nullopt;
+  return integer_in(lo, hi);
 }
 
 bool JsonNode::boolean() const {
@@ -74,7 +112,9 @@ bool JsonNode::boolean() const {
 
 double JsonNode::number() const {
   if (!value_.is_number()) expected("a number");
-  return value_.get<double>();
+  double v = value_.get<double>();
+  if (!std::isfinite(v)) fail("number out of range");
+  return v;
 }
 
 uint64_t JsonNode::count() const {

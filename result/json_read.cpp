@@ -33,11 +33,11 @@ Site read_site(const JsonNode& n) {
 std::optional<Stats> read_stats(const JsonNode& n) {
   if (n.is_null()) return std::nullopt;
   Stats s;
-  s.min = n.member("min").number();
-  s.q1 = n.member("q1").number();
-  s.median = n.member("median").number();
-  s.q3 = n.member("q3").number();
-  s.max = n.member("max").number();
+  s.min = n.member("min").amount();
+  s.q1 = n.member("q1").amount();
+  s.median = n.member("median").amount();
+  s.q3 = n.member("q3").amount();
+  s.max = n.member("max").amount();
   if (!(s.min <= s.q1 && s.q1 <= s.median && s.median <= s.q3 && s.q3 <= s.max))
     n.fail("expected min <= q1 <= median <= q3 <= max");
   return s;
@@ -49,17 +49,23 @@ std::map<std::string, double> read_numbers(const JsonNode& n) {
   return out;
 }
 
+std::map<std::string, double> read_amounts(const JsonNode& n) {
+  std::map<std::string, double> out;
+  for_each_member(n, [&](const std::string& k, const JsonNode& v) { out[k] = v.amount(); });
+  return out;
+}
+
 std::map<std::string, Bytes> read_bytes(const JsonNode& n) {
   std::map<std::string, Bytes> out;
   for_each_member(n, [&](const std::string& level, const JsonNode& v) {
-    out[level] = Bytes{v.member("read").number_or_null(), v.member("write").number_or_null()};
+    out[level] = Bytes{v.member("read").amount_or_null(), v.member("write").amount_or_null()};
   });
   return out;
 }
 
 std::map<std::string, std::optional<double>> read_counters(const JsonNode& n) {
   std::map<std::string, std::optional<double>> out;
-  for_each_member(n, [&](const std::string& k, const JsonNode& v) { out[k] = v.number_or_null(); });
+  for_each_member(n, [&](const std::string& k, const JsonNode& v) { out[k] = v.amount_or_null(); });
   return out;
 }
 
@@ -68,12 +74,12 @@ Group read_group(const JsonNode& n) {
   g.key = n.member("key").string();
   g.params = read_numbers(n.member("params"));
   g.calls = n.member("calls").count();
-  g.time_s = n.member("time_s").number();
+  g.time_s = n.member("time_s").amount();
   g.time_per_call_s = read_stats(n.member("time_per_call_s"));
   g.counters = read_counters(n.member("counters"));
-  g.flops = n.member("flops").number_or_null();
+  g.flops = n.member("flops").amount_or_null();
   g.bytes = read_bytes(n.member("bytes"));
-  g.expected_work = n.member("expected_work").number_or_null();
+  g.expected_work = n.member("expected_work").amount_or_null();
   return g;
 }
 
@@ -88,23 +94,23 @@ namespace {
 Region read_region(const JsonNode& n) {
   Region r;
   r.name = n.member("name").string();
-  r.kind = n.member("kind").string();
+  r.kind = n.member("kind").one_of({"function", "span"});
   r.spec = n.member("spec").string();
   JsonNode locations = n.member("locations");
   for (size_t i = 0; i < locations.size(); ++i)
     r.locations.push_back(read_site(locations.element(i)));
   r.calls = n.member("calls").count();
-  r.time_s = n.member("time_s").number();
+  r.time_s = n.member("time_s").amount();
   r.time_per_call_s = read_stats(n.member("time_per_call_s"));
   r.counters = read_counters(n.member("counters"));
   r.counters_multiplexed = n.member("counters_multiplexed").boolean();
   r.threads = n.member("threads").count();
   for_each_member(n.member("closed_by"),
                   [&](const std::string& k, const JsonNode& v) { r.closed_by[k] = v.count(); });
-  r.flops = n.member("flops").number_or_null();
-  r.flops_by_class = read_numbers(n.member("flops_by_class"));
+  r.flops = n.member("flops").amount_or_null();
+  r.flops_by_class = read_amounts(n.member("flops_by_class"));
   r.bytes = read_bytes(n.member("bytes"));
-  r.instructions = n.member("instructions").number_or_null();
+  r.instructions = n.member("instructions").amount_or_null();
   for_each_member(n.member("sources"),
                   [&](const std::string& k, const JsonNode& v) { r.sources[k] = v.string(); });
   if (n.has("groups")) {  // optional member (absent: calls not grouped)
@@ -165,11 +171,11 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   run.tool_version = tool.member("version").string();
   run.command = strings(doc.member("command"));
   run.pid = doc.member("pid").integer_or_null();
-  run.exit_status = doc.member("exit_status").integer_or_null();
-  run.term_signal = doc.member("term_signal").integer_or_null();
+  run.exit_status = doc.member("exit_status").integer_in_or_null(0, 255);
+  run.term_signal = doc.member("term_signal").integer_in_or_null(1, 64);
   run.complete = doc.member("complete").boolean();
-  run.backend = doc.member("backend").string();
-  run.scope = doc.member("scope").string();
+  run.backend = doc.member("backend").one_of({"perf", "emul", "time", "mixed"});
+  run.scope = doc.member("scope").one_of({"process", "thread", "mixed"});
   run.repeat = doc.member("repeat").integer();
   if (run.repeat < 1) doc.member("repeat").fail("expected 1 or more");
   if (doc.has("cache_state")) {  // optional member: absent in files written before it existed
@@ -179,7 +185,7 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   }
   if (doc.has("cache_evictions") && !doc.member("cache_evictions").is_null())
     run.cache_evictions = doc.member("cache_evictions").count();
-  run.wall_time_s = doc.member("wall_time_s").number();
+  run.wall_time_s = doc.member("wall_time_s").amount();
   run.host = read_host(doc.member("host"));
   if (doc.has("job")) run.job = read_job(doc.member("job"));  // optional member
   run.events = strings(doc.member("events"));

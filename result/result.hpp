@@ -131,6 +131,8 @@ Run from_json(const nlohmann::json& j);
 void write_atomic(const Run& run, const OutputTarget& target);
 void write_atomic(const Run& run, const std::string& path);
 Run read_file(const std::string& path);  // UserError: unreadable, not JSON, wrong schema
+// read_file of text already read; `path` names it in errors. Only UserError escapes.
+Run parse_file_text(const std::string& text, const std::string& path);
 // read_file of each path, on every core (the rank files of a large job); the runs in the
 // order of `paths`. A bad file throws the error of the first one in that order.
 std::vector<Run> read_files(const std::vector<std::string>& paths);

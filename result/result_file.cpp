@@ -23,8 +23,9 @@ void write_atomic(const Run& run, const OutputTarget& target) {
 
 void write_atomic(const Run& run, const std::string& path) { write_atomic(run, check_output(path, "result file")); }
 
-Run read_file(const std::string& path) {
-  std::string text = read_whole_file(path, "result file");
+Run read_file(const std::string& path) { return parse_file_text(read_whole_file(path, "result file"), path); }
+
+Run parse_file_text(const std::string& text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw UserError("result file '" + path +
                     "' is empty (was roofprof killed while writing it?); re-run the measurement");
@@ -36,6 +37,9 @@ Run read_file(const std::string& path) {
                     (truncated ? " (it ends too early: truncated?)"
                                : " (error at byte " + std::to_string(e.byte) + ")") +
                     "; re-run the measurement or check that it is a roofprof result");
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number that overflows a double
+    throw UserError("result file '" + path + "' is not a valid result (" + std::string(e.what()).substr(0, 120) +
+                    "); re-run the measurement or check that it is a roofprof result");
   } catch (const UserError& e) {
     throw UserError("result file '" + path + "': " + e.what());
   }

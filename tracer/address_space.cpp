@@ -22,6 +22,7 @@ void AddressSpace::reset(pid_t pid) {
   mem_.open(pid);
   bps_.clear();
   scratch_.clear();
+  slot_of_.clear();
 }
 
 TraceeAddr AddressSpace::take_slot(TraceeAddr near, const ScratchAllocator& alloc) {
@@ -33,19 +34,18 @@ TraceeAddr AddressSpace::take_slot(TraceeAddr near, const ScratchAllocator& allo
     }
   }
   TraceeAddr base = alloc(near, kScratchSize);
-  if (!base || std::llabs(base - near) >= kReach)
-    throw UserError(fmt::format("cannot map a scratch page near {:#x} in process {}", near.value(), pid_));
+  if (!base || std::llabs(base - near) >= kReach) return TraceeAddr();
   std::vector<uint8_t> fill(kScratchSize, kInt3);
   mem_.write(base, fill.data(), fill.size());
   scratch_.push_back(Scratch{base, kScratchSize, kSlotSize});
   return base;
 }
 
-void AddressSpace::add_probe(TraceeAddr at, const Probe& p, const ScratchAllocator& alloc) {
+bool AddressSpace::add_probe(TraceeAddr at, const Probe& p, const ScratchAllocator& alloc) {
   auto it = bps_.find(at);
   if (it != bps_.end()) {
     it->second.probes.push_back(p);
-    return;
+    return true;
   }
   uint8_t code[16] = {};
   if (!mem_.read(at, code, sizeof code) && !mem_.read(at, code, 1))
@@ -56,7 +56,10 @@ void AddressSpace::add_probe(TraceeAddr at, const Probe& p, const ScratchAllocat
   // Decode with a provisional slot first to learn whether a slot is needed at all.
   bp.displaced = prepare_displaced(code, sizeof code, at, at);
   if (bp.displaced.mode == Displaced::Mode::Step) {
-    bp.slot = take_slot(at, alloc);
+    auto known = slot_of_.find(at);
+    bp.slot = known != slot_of_.end() ? known->second : take_slot(at, alloc);
+    if (!bp.slot) return false;
+    slot_of_[at] = bp.slot;
     bp.displaced = prepare_displaced(code, sizeof code, at, bp.slot);
     if (!mem_.write(bp.slot, bp.displaced.copy.data(), bp.displaced.len))
       throw UserError(fmt::format("cannot write the scratch slot at {:#x}", bp.slot.value()));
@@ -65,6 +68,7 @@ void AddressSpace::add_probe(TraceeAddr at, const Probe& p, const ScratchAllocat
     throw UserError(fmt::format("cannot insert a breakpoint at {:#x} in process {}", at.value(), pid_));
   bp.probes.push_back(p);
   bps_.emplace(at, std::move(bp));
+  return true;
 }
 
 void AddressSpace::remove_probe(TraceeAddr at, const Probe& p) {
@@ -95,12 +99,14 @@ void AddressSpace::forget_range(TraceeAddr lo, TraceeAddr hi) {
     if (it->first >= lo && it->first < hi) it = bps_.erase(it);
     else ++it;
   }
+  slot_of_.erase(slot_of_.lower_bound(lo), slot_of_.lower_bound(hi));  // other code may come there
 }
 
 std::shared_ptr<AddressSpace> AddressSpace::clone_for(pid_t child) const {
   auto as = std::make_shared<AddressSpace>(child);
   as->bps_ = bps_;
   as->scratch_ = scratch_;
+  as->slot_of_ = slot_of_;
   return as;
 }
 

@@ -33,9 +33,10 @@ class AddressSpace {
   // After exec: new memory, no breakpoints, no scratch.
   void reset(pid_t pid);
 
-  // Adds a probe; inserts the int3 and prepares the out-of-line copy on first use.
+  // Adds a probe; inserts the int3 and prepares the out-of-line copy on first use. False (and
+  // nothing changed) when no scratch slot could be had: the caller leaves that probe out.
   // Throws UserError when the instruction cannot be decoded/relocated or memory is unwritable.
-  void add_probe(TraceeAddr at, const Probe& p, const ScratchAllocator& alloc);
+  bool add_probe(TraceeAddr at, const Probe& p, const ScratchAllocator& alloc);
   // Removes one probe equal to `p`; the int3 goes when the last probe goes.
   void remove_probe(TraceeAddr at, const Probe& p);
   const Breakpoint* find(TraceeAddr at) const;
@@ -57,6 +58,9 @@ class AddressSpace {
   TraceeMemory mem_;
   std::map<TraceeAddr, Breakpoint> bps_;
   std::vector<Scratch> scratch_;
+  // The slot each address had: a breakpoint placed again at the same address (the return
+  // site of a function called by one thread after another) reuses it, with the same bytes.
+  std::map<TraceeAddr, TraceeAddr> slot_of_;
 };
 
 }  // namespace roofprof::tracer

@@ -27,6 +27,9 @@ class AgentLink {
   virtual void forked(pid_t parent, pid_t child) = 0;
   // Drains the agent's records. Returns the number replayed.
   virtual size_t poll() = 0;
+  // Drains the records already published in the files being read (cheap: called before the
+  // tracer applies a boundary, so the run's one tracker sees each thread's boundaries in order).
+  virtual size_t drain() = 0;
   // The program roofprof started ended (reaped) at `end_ns`, killed by `term_signal` (0: it exited).
   virtual void root_ended(pid_t pid, int64_t end_ns, int term_signal) = 0;
 };

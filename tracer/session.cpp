@@ -18,27 +18,16 @@
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/program.hpp"
+#include "supervisor/child.hpp"
 
 namespace roofprof::tracer {
 
 namespace {
 
-// Interrupt requests from SIGINT/SIGTERM. Signal handlers can only reach process-wide
-// state; the session polls it between stops. g_wake_tid is the task the handler interrupts
-// so that a blocked waitpid() returns promptly.
-std::atomic<int> g_interrupt_sig{0};
-std::atomic<bool> g_interrupt_from_user{false};
-std::atomic<pid_t> g_wake_tid{0};
-
-void on_interrupt_signal(int sig, siginfo_t* info, void*) {
-  g_interrupt_from_user.store(info && (info->si_code == SI_USER || info->si_code == SI_QUEUE));
-  g_interrupt_sig.store(sig);
-  pid_t wake = g_wake_tid.load();
-  if (wake > 0) ptrace(PTRACE_INTERRUPT, wake, nullptr, nullptr);
-}
-
 constexpr long kTraceOptions = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                                PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
+
+bool is_job_stop(int sig) { return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
 
 std::optional<pid_t> tgid_of(pid_t tid) {
   std::ifstream in("/proc/" + std::to_string(tid) + "/status");
@@ -50,20 +39,15 @@ std::optional<pid_t> tgid_of(pid_t tid) {
 
 }  // namespace
 
-void Session::install_interrupt_handlers() {
-  struct sigaction sa {};
-  sa.sa_sigaction = on_interrupt_signal;
-  sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: waitpid() returns EINTR
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
 Session::Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner,
-                 regions::Tracker::Sink sink)
-    : opts_(std::move(opts)), backend_(backend), planner_(planner), tracker_(*this, std::move(sink)) {}
+                 regions::Tracker& tracker)
+    : opts_(std::move(opts)),
+      backend_(backend),
+      planner_(planner),
+      tracker_(tracker),
+      interrupts_(opts_.attach_pid != 0) {}
 
-Session::~Session() { g_wake_tid.store(0); }
+Session::~Session() { supervisor::wake_task(0); }
 
 CounterValues Session::read(int pid, regions::Tid tid) {
   auto it = groups_.find(pid);
@@ -92,9 +76,7 @@ ThreadGroup& Session::new_group(pid_t tgid, std::shared_ptr<AddressSpace> as, bo
 }
 
 Task& Session::new_task(ThreadGroup& g, pid_t tid) {
-  auto t = std::make_unique<Task>();
-  t->tid = tid;
-  t->group = &g;
+  auto t = std::make_unique<Task>(tid, &g);
   auto& ref = *t;
   g.tasks[tid] = std::move(t);
   return ref;
@@ -110,26 +92,13 @@ void Session::remove_task(Task& t) {
 
 void Session::launch() {
   const std::string& prog = opts_.argv.at(0);
-  std::string path = runnable_program(prog);
-
-  std::vector<char*> argv;
-  for (auto& a : opts_.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
-  pid_t pid = fork();
-  if (pid < 0) throw UserError(advice_for_errno(errno, "fork"));
-  if (pid == 0) {
-    char* const* env = opts_.child_env ? opts_.child_env() : nullptr;
-    raise(SIGSTOP);  // wait to be seized
-    if (env) execve(path.c_str(), argv.data(), env);
-    else execv(path.c_str(), argv.data());
-    std::fprintf(stderr, "roofprof: cannot run '%s': %s\n", prog.c_str(), std::strerror(errno));
-    _exit(127);
-  }
+  supervisor::Launch l;
+  l.path = runnable_program(prog);
+  l.argv = opts_.argv;
+  l.env = opts_.child_env;
+  l.stop_before_exec = true;
+  pid_t pid = supervisor::start(l);
   int status = 0;
-  if (waitpid(pid, &status, WSTOPPED) != pid || !WIFSTOPPED(status)) {
-    throw UserError(fmt::format("cannot start '{}'", prog));
-  }
   if (ptrace(PTRACE_SEIZE, pid, nullptr, kTraceOptions | PTRACE_O_EXITKILL) != 0) {
     int err = errno;
     kill(pid, SIGKILL);
@@ -137,7 +106,7 @@ void Session::launch() {
     throw UserError(advice_for_errno(err, "ptrace"));
   }
   main_pid_ = pid;
-  g_wake_tid.store(pid);
+  supervisor::wake_task(pid);
   auto& g = new_group(pid, std::make_shared<AddressSpace>(pid), true);
   new_task(g, pid);
   start_ns_ = monotonic_ns();
@@ -174,6 +143,7 @@ void Session::attach() {
     if (ec) throw UserError(fmt::format("cannot attach to process {}: it does not exist", pid));
   }
   // Collect one stop per task; remember signals that arrive meanwhile.
+  // A process stopped by SIGSTOP (or Ctrl-Z) reports a group-stop: it stays stopped.
   std::set<pid_t> stopped;
   while (stopped.size() < g.tasks.size()) {
     int status = 0;
@@ -185,21 +155,21 @@ void Session::attach() {
       early_stops_.emplace(tid, ws);
       continue;
     }
+    t->did_wait(ws);
     if (ws.is_gone()) {
       g.tasks.erase(tid);
       stopped.erase(tid);
       continue;
     }
     if (ws.type() == WaitStatus::Type::SignalStop) t->pending_signal = ws.stop_sig();
+    if (ws.type() == WaitStatus::Type::GroupStop && is_job_stop(ws.stop_sig())) t->job_stopped = true;
     if (ws.type() == WaitStatus::Type::PtraceEvent && (ws.ptrace_event() == PTRACE_EVENT_CLONE)) {
-      unsigned long child = 0;
-      ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
-      Task& c = new_task(g, pid_t(child));
+      Task& c = new_task(g, pid_t(t->event_msg()));
       c.awaiting_initial_stop = true;
     }
     stopped.insert(tid);
   }
-  g_wake_tid.store(pid);
+  supervisor::wake_task(pid);
   start_ns_ = monotonic_ns();
   Task& leader = g.tasks.count(pid) ? *g.tasks[pid] : *g.tasks.begin()->second;
   for (auto& [tid, t] : g.tasks)
@@ -210,7 +180,7 @@ void Session::attach() {
     if (t->awaiting_initial_stop) continue;
     int sig = t->pending_signal;
     t->pending_signal = 0;
-    resume(*t, How::Continue, sig);
+    t->resume(t->job_stopped ? How::Listen : How::Continue, sig);
   }
 }
 
@@ -256,8 +226,9 @@ void Session::loop() {
       else kill_all();
       break;
     }
-    if (g_interrupt_sig.load() != 0) {
-      handle_interrupt();
+    if (auto action = detaching_ ? supervisor::Action::None : interrupts_.next(monotonic_ns());
+        action != supervisor::Action::None) {
+      handle_interrupt(action);
       if (groups_.empty()) break;
     }
     int status = 0;
@@ -304,6 +275,11 @@ void Session::dispatch(pid_t tid, WaitStatus ws) {
     if (!ws.is_gone()) early_stops_.emplace(tid, ws);  // a child not announced yet
     return;
   }
+  t->did_wait(ws);
+  if (detaching_) {
+    on_detach_stop(*t, ws);
+    return;
+  }
   switch (ws.type()) {
     case WaitStatus::Type::Exited:
     case WaitStatus::Type::FatalSignal:
@@ -327,12 +303,9 @@ void Session::dispatch(pid_t tid, WaitStatus ws) {
 // a longjmp being followed) steps again: continued from the slot, it would run on past the one
 // copied instruction into whatever follows it (a SIGSEGV in the program). If the step already
 // ran, its SIGTRAP is still pending and is reported before any other instruction runs.
-Session::How Session::ongoing(const Task& t) { return t.mode == Task::Mode::Running ? How::Continue : How::Step; }
-
-void Session::resume(Task& t, How how, int sig) {
-  long req = how == How::Step ? PTRACE_SINGLESTEP : how == How::Listen ? PTRACE_LISTEN : PTRACE_CONT;
-  // ESRCH means the task died meanwhile; its exit is reported by waitpid.
-  ptrace(__ptrace_request(req), t.tid, nullptr, reinterpret_cast<void*>(long(sig)));
+How Session::ongoing(const Task& t) {
+  if (t.job_stopped) return How::Listen;
+  return t.is_stepping() ? How::Step : How::Continue;
 }
 
 void Session::on_ptrace_event(Task& t, int event) {
@@ -349,14 +322,12 @@ void Session::on_ptrace_event(Task& t, int event) {
       on_exit_event(t);
       return;
     default:
-      resume(t, ongoing(t));
+      t.resume(ongoing(t));
   }
 }
 
 void Session::on_new_child(Task& parent, int event) {
-  unsigned long msg = 0;
-  ptrace(PTRACE_GETEVENTMSG, parent.tid, nullptr, &msg);
-  pid_t child = pid_t(msg);
+  pid_t child = pid_t(parent.event_msg());
   ThreadGroup& pg = *parent.group;
   Task* c = nullptr;
   bool is_thread = event == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == pg.tgid;
@@ -382,10 +353,11 @@ void Session::on_new_child(Task& parent, int event) {
   }
   c->awaiting_initial_stop = true;
   if (auto it = early_stops_.find(child); it != early_stops_.end()) {
+    c->did_wait(it->second);
     early_stops_.erase(it);
     adopt_initial_stop(*c);
   }
-  resume(parent, How::Continue);
+  parent.resume(How::Continue);
 }
 
 void Session::adopt_initial_stop(Task& t) {
@@ -394,11 +366,11 @@ void Session::adopt_initial_stop(Task& t) {
   if (g.detach_on_first_stop) {
     // An unfollowed fork child: its memory is a copy with our breakpoints in it.
     g.as->remove_all();
-    ptrace(PTRACE_DETACH, t.tid, nullptr, nullptr);
+    t.detach();
     groups_.erase(g.tgid);
     return;
   }
-  resume(t, How::Continue);
+  t.resume(How::Continue);
 }
 
 void Session::on_group_stop(Task& t, WaitStatus ws) {
@@ -406,19 +378,19 @@ void Session::on_group_stop(Task& t, WaitStatus ws) {
     adopt_initial_stop(t);
     return;
   }
-  int sig = ws.stop_sig();
-  if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
-    resume(t, How::Listen);  // stay stopped, as job control intends
+  if (is_job_stop(ws.stop_sig())) {
+    t.job_stopped = true;
+    t.resume(How::Listen);  // stay stopped, as job control intends
     return;
   }
-  resume(t, ongoing(t));  // PTRACE_INTERRUPT (our wake-up)
+  // PTRACE_INTERRUPT (our wake-up), or the end of a group-stop (SIGCONT) while listening.
+  t.job_stopped = false;
+  t.resume(ongoing(t));
 }
 
 void Session::on_exec(Task& t) {
-  unsigned long former = 0;
-  ptrace(PTRACE_GETEVENTMSG, t.tid, nullptr, &former);
   ThreadGroup& g = *t.group;
-  if (g.measured) tracker_.process_exit(g.tgid, monotonic_ns(), regions::CloseReason::ProcessExit);
+  if (g.measured) tracker_.process_exit(g.tgid, monotonic_ns(), regions::CloseReason::ProcessExit, this);
   // Every other thread is gone; the exec'ing one now has the group's id.
   for (auto it = g.tasks.begin(); it != g.tasks.end();) {
     if (it->second.get() != &t) {
@@ -429,9 +401,10 @@ void Session::on_exec(Task& t) {
     }
   }
   t.returns.clear();
-  t.mode = Task::Mode::Running;
+  t.state = Running{};
+  t.longjmp.reset();
   if (g.detach_at_exec) {
-    ptrace(PTRACE_DETACH, t.tid, nullptr, nullptr);
+    t.detach();
     groups_.erase(g.tgid);
     return;
   }
@@ -449,18 +422,15 @@ void Session::on_exec(Task& t) {
     if (kv[0] == 9 /* AT_ENTRY */) g.entry_point = TraceeAddr(kv[1]);
   }
   if (g.entry_point) {
-    g.as->add_probe(g.entry_point, Probe{ProbeKind::EntryPoint}, [&](TraceeAddr near, size_t size) {
-      return map_scratch(t, near, size);
-    });
+    if (!add_probe(t, g.entry_point, Probe{ProbeKind::EntryPoint})) initial_check(t);
   } else {
     initial_check(t);
   }
-  resume(t, How::Continue);
+  t.resume(How::Continue);
 }
 
 void Session::on_exit_event(Task& t) {
-  unsigned long msg = 0;
-  ptrace(PTRACE_GETEVENTMSG, t.tid, nullptr, &msg);
+  unsigned long msg = t.event_msg();
   t.saw_exit_event = true;
   ThreadGroup& g = *t.group;
   if (g.measured) {
@@ -472,7 +442,7 @@ void Session::on_exit_event(Task& t) {
     drop_returns(t, 0, true);
     if (g.counters) g.counters->remove_thread(t.tid);
   }
-  resume(t, How::Continue);
+  t.resume(How::Continue);
 }
 
 void Session::on_task_gone(Task& t, WaitStatus ws) {
@@ -491,13 +461,15 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   if (tgid == main_pid_) {
     if (ws.type() == WaitStatus::Type::Exited) outcome_.exit_status = ws.exit_code();
     else if (ws.type() == WaitStatus::Type::FatalSignal) outcome_.term_signal = ws.fatal_sig();
-    g_wake_tid.store(0);
+    supervisor::wake_task(0);
   }
   int64_t now = monotonic_ns();
+  if (g.measured && opts_.agent) opts_.agent->drain();
   if (g.measured)
     tracker_.process_exit(tgid, now,
                           ws.type() == WaitStatus::Type::FatalSignal ? regions::CloseReason::Crash
-                                                                     : regions::CloseReason::ProcessExit);
+                                                                     : regions::CloseReason::ProcessExit,
+                          this);
   if (tgid == main_pid_ && opts_.agent && !root_ended_) {
     // Everything the agent wrote survives the process: drained to the end now.
     root_ended_ = true;
@@ -506,128 +478,194 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   groups_.erase(tgid);
 }
 
-void Session::on_signal(Task& t, int sig) {
-  if (t.mode == Task::Mode::DisplacedStep) {
-    // The copied instruction has not run: go back to the breakpoint so that the signal
-    // handler (if any) returns there and the probe is taken again (probes are idempotent).
-    user_regs_struct regs{};
-    ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs);
-    if (TraceeAddr(regs.rip) == t.step_slot) {
-      regs.rip = t.step_at.value();
-      ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
+// A task in the middle of a displaced step goes back to a clean instruction: the breakpoint
+// if the copy has not run (the signal handler, if any, returns there and the probe is taken
+// again: probes are idempotent), else the instruction after it (the step's own SIGTRAP, still
+// queued, is then swallowed). False: the task was not stepping a displaced copy.
+bool Session::leave_displaced_step(Task& t) {
+  auto* step = std::get_if<DisplacedStep>(&t.state);
+  if (!step) return false;
+  user_regs_struct regs{};
+  if (t.read_regs(regs)) {
+    if (TraceeAddr(regs.rip) == step->slot) {
+      regs.rip = step->at.value();
+    } else {
+      fixup_after_step(step->insn, regs, t.group->as->mem(), step->at, step->slot);
+      t.step_trap_queued = true;
     }
+    t.set_regs(regs);
   }
-  t.mode = Task::Mode::Running;
-  resume(t, How::Continue, sig);
+  t.state = Running{};
+  return true;
+}
+
+void Session::on_signal(Task& t, int sig) {
+  leave_displaced_step(t);
+  if (std::holds_alternative<LongjmpStep>(t.state)) t.state = Running{};
+  t.resume(How::Continue, sig);
 }
 
 void Session::on_sigtrap(Task& t, int sig) {
-  siginfo_t si{};
-  ptrace(PTRACE_GETSIGINFO, t.tid, nullptr, &si);
+  siginfo_t si = t.siginfo();
   if (si.si_code == SI_KERNEL || si.si_code == TRAP_BRKPT) {
-    if (t.mode == Task::Mode::LongjmpStep) {
+    if (std::holds_alternative<LongjmpStep>(t.state)) {
       // A single step over a `syscall` instruction (siglongjmp restoring the signal mask)
       // reports TRAP_BRKPT, not TRAP_TRACE (x86 user_single_step_report): it is still a step
       // unless one of our breakpoints lies just behind rip.
-      user_regs_struct regs{};
-      if (si.si_code == TRAP_BRKPT && ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs) == 0 &&
-          !t.group->as->find(TraceeAddr(regs.rip - 1))) {
+      if (si.si_code == TRAP_BRKPT && !t.group->as->find(TraceeAddr(t.regs().rip - 1))) {
         on_step_done(t);
         return;
       }
-      t.mode = Task::Mode::Running;
+      t.state = Running{};
     }
     on_breakpoint(t);
     return;
   }
-  if (t.mode != Task::Mode::Running && (si.si_code == TRAP_TRACE || si.si_code == TRAP_BRKPT || si.si_code > 0)) {
+  if (!t.is_running() && si.si_code > 0) {
     on_step_done(t);
     return;
   }
-  resume(t, How::Continue, sig);  // a SIGTRAP meant for the program
+  if (t.step_trap_queued && si.si_code == TRAP_TRACE) {
+    t.step_trap_queued = false;  // the trap of a step already accounted for (leave_displaced_step)
+    t.resume(How::Continue);
+    return;
+  }
+  t.resume(How::Continue, sig);  // a SIGTRAP meant for the program
 }
 
 // ---------------------------------------------------------------------------------------
 // Interrupts, detaching, killing
 
-void Session::handle_interrupt() {
-  int sig = g_interrupt_sig.exchange(0);
-  ++interrupts_seen_;
+// The signal policy (supervisor/signals.hpp): the program ends as it would without roofprof
+// (a signal sent to roofprof alone is passed on), or at once: detached when attached, killed
+// when launched. What was measured is kept; the run is incomplete.
+void Session::handle_interrupt(supervisor::Action action) {
   outcome_.complete = false;
   if (opts_.attach_pid) {
-    detach_all();
+    begin_detach();  // the loop goes on until every task is detached
     return;
   }
-  if (interrupts_seen_ == 1) {
-    // A terminal's Ctrl-C already reached the program (same process group); a signal sent
-    // to roofprof alone is passed on. The program ends as it would without roofprof.
-    if (g_interrupt_from_user.load() && main_pid_ > 0) kill(main_pid_, sig);
+  if (action == supervisor::Action::Forward) {
+    if (main_pid_ > 0) kill(main_pid_, interrupts_.signal());
     return;
   }
   kill_all();
 }
 
-void Session::detach_all() {
+void Session::begin_detach() {
+  if (detaching_) return;
   detaching_ = true;
-  g_wake_tid.store(0);
-  // Stop every task, finishing any step in progress, with rip at a clean instruction.
-  std::set<pid_t> parked;
-  size_t total = 0;
-  for (auto& [pid, g] : groups_) {
-    for (auto& [tid, t] : g->tasks) {
-      ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
-      ++total;
-    }
-  }
-  while (parked.size() < total) {
+  supervisor::wake_task(0);
+  for (auto& [pid, g] : groups_)
+    for (auto& [tid, t] : g->tasks) t->interrupt();
+  for (auto& [tid, ws] : early_stops_) ptrace(PTRACE_DETACH, tid, nullptr, nullptr);  // never ours
+  early_stops_.clear();
+}
+
+void Session::detach_all() {
+  begin_detach();
+  while (!groups_.empty()) {
     int status = 0;
     pid_t tid = waitpid(-1, &status, __WALL);
     if (tid < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    Task* t = find_task(tid);
-    WaitStatus ws(status);
-    if (!t) continue;
-    if (ws.is_gone()) {
-      --total;
-      on_task_gone(*t, ws);
-      continue;
-    }
-    user_regs_struct regs{};
-    ptrace(PTRACE_GETREGS, tid, nullptr, &regs);
-    if (t->mode == Task::Mode::DisplacedStep) {
-      if (TraceeAddr(regs.rip) == t->step_slot) regs.rip = t->step_at.value();
-      else fixup_after_step(t->step_insn, regs, t->group->as->mem(), t->step_at, t->step_slot);
-      ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
-    } else if (ws.type() == WaitStatus::Type::SignalStop && ws.stop_sig() == SIGTRAP &&
-               t->group->as->find(TraceeAddr(regs.rip - 1))) {
-      regs.rip -= 1;  // stopped on one of our breakpoints: back to the instruction
-      ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
-    } else if (ws.type() == WaitStatus::Type::SignalStop) {
-      t->pending_signal = ws.stop_sig();
-    }
-    t->mode = Task::Mode::Running;
-    parked.insert(tid);
+    dispatch(tid, WaitStatus(status));
   }
+  groups_.clear();
+}
+
+// Puts a stopped task on an original instruction: a displaced step is undone or completed, a
+// breakpoint trap is rewound onto the instruction; a signal meant for the program is kept
+// for PTRACE_DETACH. A SIGTRAP of ours is never delivered.
+void Session::settle_for_detach(Task& t, WaitStatus ws) {
+  const bool was_stepping = t.is_stepping();
+  const bool is_trap = ws.type() == WaitStatus::Type::SignalStop && ws.stop_sig() == SIGTRAP;
+  leave_displaced_step(t);
+  t.state = Running{};
+  // Stopped by something else in the middle of a step: the step's trap may still be queued.
+  if (was_stepping && !is_trap) t.step_trap_queued = true;
+  if (ws.type() == WaitStatus::Type::GroupStop && is_job_stop(ws.stop_sig())) t.job_stopped = true;
+  if (ws.type() != WaitStatus::Type::SignalStop) return;
+  int sig = ws.stop_sig();
+  if (sig != SIGTRAP) {
+    t.pending_signal = sig;
+    return;
+  }
+  siginfo_t si = t.siginfo();
+  user_regs_struct regs{};
+  if (!t.read_regs(regs)) return;
+  if (si.si_code == SI_KERNEL && t.group->as->find(TraceeAddr(regs.rip - 1))) {
+    regs.rip -= 1;  // stopped on one of our breakpoints: back to the instruction
+    t.set_regs(regs);
+  } else if (si.si_code == TRAP_TRACE || si.si_code == TRAP_BRKPT) {
+    if (!was_stepping && !t.step_trap_queued) t.pending_signal = sig;  // the program's own
+    t.step_trap_queued = false;
+  } else {
+    t.pending_signal = sig;  // the program's own int3, or a SIGTRAP sent to it
+  }
+}
+
+// A stop while detaching. A task stopped by our PTRACE_INTERRUPT reports that stop before any
+// signal queued for it (the kernel takes job-control traps first): a breakpoint's or a step's
+// SIGTRAP may still be queued and would kill the program after PTRACE_DETACH. Such a task is
+// continued (nothing runs in user space before a pending signal is dequeued) and its next stop
+// comes back here, until nothing of ours is queued.
+void Session::on_detach_stop(Task& t, WaitStatus ws) {
+  if (ws.is_gone()) {
+    on_task_gone(t, ws);
+  } else {
+    if (ws.type() == WaitStatus::Type::PtraceEvent &&
+        (ws.ptrace_event() == PTRACE_EVENT_CLONE || ws.ptrace_event() == PTRACE_EVENT_FORK ||
+         ws.ptrace_event() == PTRACE_EVENT_VFORK)) {
+      // A child created now is traced too: it is detached with the others.
+      pid_t child = pid_t(t.event_msg());
+      bool thread = ws.ptrace_event() == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == t.group->tgid;
+      ThreadGroup& g = thread ? *t.group : new_group(child, t.group->as->clone_for(child), false);
+      Task& c = new_task(g, child);
+      c.awaiting_initial_stop = true;
+      if (auto it = early_stops_.find(child); it != early_stops_.end()) {
+        c.did_wait(it->second);
+        c.awaiting_initial_stop = false;
+        c.state = Detaching{};
+        early_stops_.erase(it);
+      }
+    }
+    if (t.awaiting_initial_stop) t.awaiting_initial_stop = false;
+    settle_for_detach(t, ws);
+    constexpr uint64_t kTrapBit = uint64_t(1) << (SIGTRAP - 1);
+    if (!t.job_stopped && (t.pending_signals() & kTrapBit)) {
+      t.resume(How::Continue);  // the queued SIGTRAP stops it again at once
+      return;
+    }
+    t.state = Detaching{};
+  }
+  for (auto& [pid, g] : groups_)
+    for (auto& [tid, task] : g->tasks)
+      if (!std::holds_alternative<Detaching>(task->state)) return;
+  finish_detach();
+}
+
+void Session::finish_detach() {
   int64_t now = monotonic_ns();
   for (auto& [pid, g] : groups_) {
-    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach);
+    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach, this);
     g->as->remove_all();
     for (auto& [tid, t] : g->tasks) {
       if (g->counters && g->counters->has_thread(tid)) g->counters->remove_thread(tid);
-      ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(long(t->pending_signal)));
+      t->detach(t->pending_signal);
     }
   }
   groups_.clear();
 }
 
 void Session::kill_all() {
-  g_wake_tid.store(0);
+  supervisor::wake_task(0);
   for (auto& [pid, g] : groups_) kill(pid, SIGKILL);
   int64_t now = monotonic_ns();
   for (auto& [pid, g] : groups_)
-    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach);
+    if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach, this);
   // Reap; tasks stopped at PTRACE_EVENT_EXIT need one more resume.
   while (true) {
     int status = 0;

@@ -2,13 +2,14 @@
 // A tracing session: launches (or attaches to) a program under ptrace, follows its threads
 // (and, if asked, its child processes), places probes as modules load, and turns probe hits
 // into region boundaries for the Tracker. One dispatcher routes every stop to one handler;
-// every resume goes through resume().
+// every resume goes through Task::resume() and every wait status through Task::did_wait().
 #include <sys/user.h>
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
 #include "signatures/arg_reader.hpp"
+#include "supervisor/signals.hpp"
 #include "symbolizer/modules.hpp"
 #include "tracer/agent_link.hpp"
 #include "tracer/task.hpp"
@@ -61,27 +63,22 @@ struct SessionOutcome {
 
 class Session : public regions::CountSource {
  public:
-  Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner, regions::Tracker::Sink sink);
+  // `tracker`: the run's one tracker (the combined mode's agent feeds it too); the session's
+  // boundaries read their counts from the session (a CountSource).
+  Session(SessionOptions opts, counters::Backend& backend, probes::Planner& planner, regions::Tracker& tracker);
   ~Session() override;
   // Runs to the end. Throws UserError (after killing or detaching the program) on bad input.
   SessionOutcome run();
   // Counts in the run's scope (regions::CountSource).
   CounterValues read(int pid, regions::Tid tid) override;
 
-  // SIGINT/SIGTERM handling for the whole roofprof process: the handlers only record the
-  // request; the session acts on it between stops.
-  static void install_interrupt_handlers();
-
  private:
-  enum class How { Continue, Step, Listen };
-
   // lifecycle (session.cpp)
   void launch();
   void attach();
   void loop();
   bool wait_for_stop(pid_t& tid, int& status);
   void dispatch(pid_t tid, WaitStatus ws);
-  void resume(Task& t, How how, int sig = 0);
   static How ongoing(const Task& t);
   void on_task_gone(Task& t, WaitStatus ws);
   void on_ptrace_event(Task& t, int event);
@@ -92,7 +89,16 @@ class Session : public regions::CountSource {
   void on_group_stop(Task& t, WaitStatus ws);
   void on_signal(Task& t, int sig);
   void on_sigtrap(Task& t, int sig);
-  void handle_interrupt();
+  bool leave_displaced_step(Task& t);
+  void handle_interrupt(supervisor::Action action);
+  // Detaching is a state of the loop: begin_detach() interrupts every task; each stop then
+  // goes to on_detach_stop(), which puts the task back on an original instruction, drains the
+  // SIGTRAPs of ours still queued for it and parks it; when every task is parked,
+  // finish_detach() restores the code and detaches. detach_all() runs the loop to that end.
+  void begin_detach();
+  void on_detach_stop(Task& t, WaitStatus ws);
+  void settle_for_detach(Task& t, WaitStatus ws);
+  void finish_detach();
   void detach_all();
   void kill_all();
   void remove_task(Task& t);
@@ -103,25 +109,29 @@ class Session : public regions::CountSource {
   // probes and regions (session_probes.cpp)
   void on_breakpoint(Task& t);
   void on_step_done(Task& t);
-  void handle_probes(Task& t, const std::vector<Probe>& probes, user_regs_struct& regs);
-  void start_longjmp_step(Task& t, const user_regs_struct& regs);
-  void continue_longjmp_step(Task& t, user_regs_struct& regs);
+  void handle_probes(Task& t, const std::vector<Probe>& probes, const user_regs_struct& regs);
+  void continue_longjmp_step(Task& t, const user_regs_struct& regs);
   void close_unwound(Task& t, uint64_t sp, regions::CloseReason why);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
-  void execute_displaced(Task& t, TraceeAddr at, user_regs_struct& regs);
-  regions::Boundary boundary(const Task& t, uint64_t sp) const;
+  void execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs);
+  // A boundary of `t` now, read from this session's counters. In the combined mode the
+  // agent's published records are drained first: one tracker, each thread's boundaries in order.
+  regions::Boundary boundary(const Task& t, uint64_t sp);
 
   // modules (session_modules.cpp)
   void scan_modules(Task& t);
   void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
   void initial_check(Task& t);
   TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size);
+  // AddressSpace::add_probe with scratch pages mapped in `t`; false (warned once) when none
+  // could be: the probe is left out and the run goes on.
+  bool add_probe(Task& t, TraceeAddr at, const Probe& p);
   std::vector<const symbolizer::ElfFile*> module_files(const ThreadGroup& g) const;
 
   SessionOptions opts_;
   counters::Backend& backend_;
   probes::Planner& planner_;
-  regions::Tracker tracker_;
+  regions::Tracker& tracker_;
   symbolizer::ElfCache elf_cache_;
   std::map<pid_t, std::unique_ptr<ThreadGroup>> groups_;
   std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
@@ -129,9 +139,11 @@ class Session : public regions::CountSource {
   bool root_ended_ = false;  // the agent link was told (combined mode)
   int64_t last_agent_poll_ns_ = 0;
   bool agent_busy_ = false;  // the last drain found records: drain again at once
-  bool detaching_ = false;
+  std::set<regions::RegionId> not_called_warned_;  // entered without a call: warned once
+  bool scratch_warned_ = false;
+  bool detaching_ = false;  // the loop detaches (begin_detach)
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
-  int interrupts_seen_ = 0;
+  supervisor::InterruptPolicy interrupts_;  // acted on between stops
   int64_t start_ns_ = 0;
   SessionOutcome outcome_;
 };

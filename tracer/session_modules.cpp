@@ -91,7 +91,6 @@ void Session::scan_modules(Task& t) {
 
 void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
   ThreadGroup& g = *t.group;
-  auto alloc = [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); };
   if (g.measured) {
     auto planned = planner_.probes_for(*m.elf, is_main);
     std::set<uint64_t> by_agent;
@@ -101,13 +100,13 @@ void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_m
       Probe probe;
       probe.kind = kind_for(p.role);
       probe.region = p.region;
-      g.as->add_probe(TraceeAddr(m.bias + p.address), probe, alloc);
+      add_probe(t, TraceeAddr(m.bias + p.address), probe);
     }
   }
   for (const auto& [addr, kind] : runtime_hooks(*m.elf, is_main)) {
     Probe probe;
     probe.kind = kind;
-    g.as->add_probe(TraceeAddr(m.bias + addr), probe, alloc);
+    add_probe(t, TraceeAddr(m.bias + addr), probe);
   }
 }
 
@@ -133,6 +132,25 @@ void Session::initial_check(Task& t) {
   }
 }
 
+bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
+  ThreadGroup& g = *t.group;
+  if (g.as->add_probe(at, p, [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); })) return true;
+  // Fail soft: without a scratch slot the probe is left out, the run goes on.
+  if (!scratch_warned_) {
+    scratch_warned_ = true;
+    std::string what = p.kind == ProbeKind::Return ? "a return probe (the instance closes when next noticed)"
+                       : p.kind == ProbeKind::RegionEntry || p.kind == ProbeKind::SpanStart ||
+                               p.kind == ProbeKind::SpanStop
+                           ? "a region's site (its calls there are not counted)"
+                           : "a runtime hook";
+    std::string w = fmt::format("no scratch page could be mapped near {:#x} in process {}: {} was left out",
+                                at.value(), g.tgid, what);
+    std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
+    outcome_.warnings.push_back(std::move(w));
+  }
+  return false;
+}
+
 // Maps a page as close as possible to `near` (rip-relative reach), in a hole of the tracee's
 // address space, by running mmap(MAP_FIXED_NOREPLACE) inside the stopped task.
 TraceeAddr Session::map_scratch(Task& t, TraceeAddr near, size_t size) {
@@ -155,7 +173,7 @@ TraceeAddr Session::map_scratch(Task& t, TraceeAddr near, size_t size) {
   consider(prev_end, 0x7ffffffff000ull);
   if (!best) return TraceeAddr();
   std::vector<int> deferred;
-  auto r = inject_syscall(t.tid, t.group->as->mem(), SYS_mmap,
+  auto r = inject_syscall(t, t.group->as->mem(), SYS_mmap,
                           {long(best), long(size), PROT_READ | PROT_EXEC,
                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0},
                           &deferred);

@@ -16,15 +16,29 @@ using regions::CloseReason;
 
 namespace {
 constexpr int kMaxLongjmpSteps = 20000;
-}
 
-regions::Boundary Session::boundary(const Task& t, uint64_t sp) const {
-  return regions::Boundary{t.group->tgid, t.tid, sp, monotonic_ns()};
+// Whether `ret` is a return address: a call instruction ends there (e8 rel32, or ff /2 with a
+// ModRM of 2 to 7 bytes). At the entry of code that was jumped to (a trampoline) the word at
+// [rsp] is something else, and a return probe there would write into the program's data.
+bool follows_a_call(const TraceeMemory& mem, uint64_t ret) {
+  if (ret < 8) return false;
+  uint8_t b[8] = {};
+  if (!mem.read(TraceeAddr(ret - 8), b, sizeof b)) return false;
+  if (b[8 - 5] == 0xe8) return true;
+  for (int len = 2; len <= 7; ++len)
+    if (b[8 - len] == 0xff && ((b[8 - len + 1] >> 3) & 7) == 2) return true;
+  return false;
+}
+}  // namespace
+
+regions::Boundary Session::boundary(const Task& t, uint64_t sp) {
+  if (opts_.agent) opts_.agent->drain();  // the agent's earlier boundaries reach the run's tracker first
+  return regions::Boundary{t.group->tgid, t.tid, sp, monotonic_ns(), this};
 }
 
 void Session::on_breakpoint(Task& t) {
   user_regs_struct regs{};
-  if (ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs) != 0) return;
+  if (!t.read_regs(regs)) return;
   TraceeAddr at(regs.rip - 1);
   AddressSpace& as = *t.group->as;
   const Breakpoint* bp = as.find(at);
@@ -33,10 +47,10 @@ void Session::on_breakpoint(Task& t) {
     if (as.mem().read(at, &byte, 1) && byte != 0xcc) {
       // Ours, removed while this thread was already trapping on it: run the original.
       regs.rip = at.value();
-      ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
-      resume(t, How::Continue);
+      t.set_regs(regs);
+      t.resume(How::Continue);
     } else {
-      resume(t, How::Continue, SIGTRAP);  // the program's own int3
+      t.resume(How::Continue, SIGTRAP);  // the program's own int3
     }
     return;
   }
@@ -47,68 +61,61 @@ void Session::on_breakpoint(Task& t) {
   execute_displaced(t, at, regs);
 }
 
-void Session::execute_displaced(Task& t, TraceeAddr at, user_regs_struct& regs) {
+void Session::execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs) {
   const Breakpoint* bp = t.group->as->find(at);
   if (!bp) {  // every probe here went away: the original byte is back
     regs.rip = at.value();
-    ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
-    resume(t, How::Continue);
+    t.set_regs(regs);
+    t.resume(How::Continue);
     return;
   }
   if (bp->displaced.mode == Displaced::Mode::Emulate) {
     emulate(bp->displaced, regs, t.group->as->mem(), at);
-    ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
-    if (t.longjmp_sp0) continue_longjmp_step(t, regs);
-    else resume(t, How::Continue);
+    t.set_regs(regs);
+    if (t.longjmp) continue_longjmp_step(t, regs);
+    else t.resume(How::Continue);
     return;
   }
-  t.mode = Task::Mode::DisplacedStep;
-  t.step_at = at;
-  t.step_slot = bp->slot;
-  t.step_insn = bp->displaced;
+  t.state = DisplacedStep{at, bp->slot, bp->displaced};
   regs.rip = bp->slot.value();
-  ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
-  resume(t, How::Step);
+  t.set_regs(regs);
+  t.resume(How::Step);
 }
 
 void Session::on_step_done(Task& t) {
   user_regs_struct regs{};
-  if (ptrace(PTRACE_GETREGS, t.tid, nullptr, &regs) != 0) return;
-  if (t.mode == Task::Mode::DisplacedStep) {
-    fixup_after_step(t.step_insn, regs, t.group->as->mem(), t.step_at, t.step_slot);
-    ptrace(PTRACE_SETREGS, t.tid, nullptr, &regs);
+  if (!t.read_regs(regs)) return;
+  if (auto* step = std::get_if<DisplacedStep>(&t.state)) {
+    fixup_after_step(step->insn, regs, t.group->as->mem(), step->at, step->slot);
+    t.set_regs(regs);
   }
-  t.mode = Task::Mode::Running;
-  if (t.longjmp_sp0) continue_longjmp_step(t, regs);
-  else resume(t, How::Continue);
-}
-
-void Session::start_longjmp_step(Task& t, const user_regs_struct& regs) {
-  t.longjmp_sp0 = regs.rsp;
-  t.longjmp_steps = 0;
+  t.state = Running{};
+  if (t.longjmp) continue_longjmp_step(t, regs);
+  else t.resume(How::Continue);
 }
 
 // Single-steps through longjmp until the stack pointer jumps above longjmp's caller: that
 // is the target frame, and every function instance entered below it has been left.
-void Session::continue_longjmp_step(Task& t, user_regs_struct& regs) {
-  if (regs.rsp > t.longjmp_sp0 + 8) {
-    t.longjmp_sp0 = 0;
+void Session::continue_longjmp_step(Task& t, const user_regs_struct& regs) {
+  LongjmpFollow& lj = *t.longjmp;
+  if (regs.rsp > lj.sp0 + 8) {
+    t.longjmp.reset();
     if (t.group->measured) close_unwound(t, regs.rsp, CloseReason::Longjmp);
-    resume(t, How::Continue);
+    t.resume(How::Continue);
     return;
   }
-  if (++t.longjmp_steps > kMaxLongjmpSteps) {
-    t.longjmp_sp0 = 0;
+  if (++lj.steps > kMaxLongjmpSteps) {
+    t.longjmp.reset();
     outcome_.warnings.push_back("a longjmp could not be followed; regions it left are closed when next noticed");
-    resume(t, How::Continue);
+    t.resume(How::Continue);
     return;
   }
   if (t.group->as->find(TraceeAddr(regs.rip))) {  // let our breakpoint trap normally
-    resume(t, How::Continue);
+    t.resume(How::Continue);
     return;
   }
-  t.mode = Task::Mode::LongjmpStep;
-  resume(t, How::Step);
+  t.state = LongjmpStep{};
+  t.resume(How::Step);
 }
 
 void Session::drop_returns(Task& t, uint64_t below_sp, bool all) {
@@ -130,11 +137,10 @@ void Session::close_unwound(Task& t, uint64_t sp, CloseReason why) {
   drop_returns(t, sp, false);
 }
 
-void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs_struct& regs) {
+void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const user_regs_struct& regs) {
   ThreadGroup& g = *t.group;
   const uint64_t sp = regs.rsp;
   const bool measured = g.measured;
-  auto alloc = [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); };
 
   // Closing boundaries first, then control hooks, then opening boundaries.
   if (measured && !t.returns.empty()) {
@@ -153,7 +159,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
         if (measured && !t.returns.empty()) close_unwound(t, sp + 8, CloseReason::Exception);
         break;
       case ProbeKind::Longjmp:
-        if (measured && !t.returns.empty()) start_longjmp_step(t, regs);
+        if (measured && !t.returns.empty()) t.longjmp = LongjmpFollow{regs.rsp, 0};
         break;
       case ProbeKind::ProcessExiting:
         g.exiting = true;
@@ -169,7 +175,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
     }
   }
   if (!measured) return;
-  if (opts_.before_outermost_entry && t.returns.empty() &&
+  if (opts_.before_outermost_entry && !tracker_.in_function(g.tgid, t.tid) &&
       std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; }))
     opts_.before_outermost_entry(t.tid);
   for (const Probe& p : probes) {
@@ -179,14 +185,24 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
         StoppedThreadArgs args(regs, g.as->mem());
         group = opts_.group_key(p.region, args);
       }
-      if (!tracker_.enter(p.region, boundary(t, sp), std::move(group))) continue;  // recursion: counted once
       auto ret = g.as->mem().read_u64(TraceeAddr(sp));
-      if (!ret) continue;
+      if (!ret || !follows_a_call(g.as->mem(), *ret)) {
+        if (not_called_warned_.insert(p.region).second)
+          outcome_.warnings.push_back(fmt::format(
+              "region '{}' was entered without a call (no return address on the stack); those entries are not "
+              "measured",
+              p.region < planner_.regions().size() ? planner_.regions()[p.region].name : "?"));
+        continue;
+      }
       Probe r;
       r.kind = ProbeKind::Return;
       r.tid = t.tid;
       r.entry_sp = sp;
-      g.as->add_probe(TraceeAddr(*ret), r, alloc);
+      if (!add_probe(t, TraceeAddr(*ret), r)) continue;  // no scratch slot: this call is not measured
+      if (!tracker_.enter(p.region, boundary(t, sp), std::move(group))) {  // recursion: counted once
+        g.as->remove_probe(TraceeAddr(*ret), r);
+        continue;
+      }
       t.returns.push_back(ReturnWatch{TraceeAddr(*ret), sp});
     } else if (p.kind == ProbeKind::SpanStart) {
       tracker_.span_start(p.region, boundary(t, sp));

@@ -84,8 +84,10 @@ void print_formulas(const EventSet& set) {
   if (set.fp_missing) std::printf("  W         not measured: %s\n", set.fp_missing->c_str());
   for (const Formula& f : set.formulas) {
     const char* what = f.name == "W" ? "flops"
-                       : f.approximate ? "bytes, per-core approximation (used without uncore access)"
-                                       : "bytes at the memory controller";
+                       : f.approximate ? (f.name.rfind("Q.L3.", 0) == 0
+                                              ? "bytes between L2 and L3, per-core approximation (what runs report)"
+                                              : "bytes from DRAM, per-core approximation (what runs report)")
+                                       : "bytes at the memory controller (system-wide; runs do not open uncore counters yet)";
     std::printf("  %-9s %s %s\n      (%s)\n", f.name.c_str(), f.approximate ? "~=" : "= ",
                 to_string(f).c_str(), what);
   }

@@ -7,7 +7,9 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <system_error>
 
+#include "cli/agent_env.hpp"
 #include "cli/agent_run.hpp"
 #include "cli/assemble.hpp"
 #include "cli/combined_run.hpp"
@@ -26,8 +28,10 @@
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "regions/spec.hpp"
+#include "runplan/run_plan.hpp"
 #include "report/summary.hpp"
 #include "result/result.hpp"
+#include "supervisor/signals.hpp"
 #include "tracer/session.hpp"
 #include "tracer/wait_status.hpp"
 
@@ -62,139 +66,73 @@ std::vector<std::string> cmdline_of(int pid) {
   return out;
 }
 
-// The backend of this run: counters::choose_backend, except that the emulation backend's
-// second run cannot start an attached process or an MPI rank again.
-counters::BackendChoice backend_for(const RunOptions& o, const counters::Capabilities& caps,
-                                    const std::optional<LaunchInfo>& launch) {
-  auto choice = counters::choose_backend(o.backend, caps);
-  if (choice.kind == counters::BackendKind::emul && o.pid) {
-    if (o.backend == "emul")
-      throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
-    choice = counters::BackendChoice{counters::BackendKind::time,
-                                     "attaching to a running process: time and software counters only", {}};
-  }
-  if (choice.kind == counters::BackendKind::emul && launch) {
-    // The two-run method starts the program again; a launcher's rank cannot MPI_Init twice.
-    if (o.backend == "emul")
-      throw UserError("--backend emul under " + launch->launcher + ": the emulated run would start this rank's "
-                      "program a second time, which the MPI launcher does not allow (MPI_Init fails); use "
-                      "--backend time, or perf on a machine with hardware counters (docs/mpi.md)");
-    choice = counters::BackendChoice{counters::BackendKind::time,
-                                     "a rank of an MPI job (" + launch->launcher + "): the emulated run cannot "
-                                     "start the rank again; time and software counters only", {}};
-  }
-  return choice;
+runplan::Request request_of(const RunOptions& o) {
+  runplan::Request r;
+  r.backend = o.backend;
+  r.launch = o.pid == 0;
+  r.repeat = o.repeat;
+  r.no_ptrace = o.no_ptrace;
+  r.preload = o.preload;
+  r.preload_given = o.preload_given;
+  r.cold = o.cache_state == "cold";
+  return r;
 }
 
-int run(const RunOptions& o) {
-  std::vector<regions::RegionSpec> specs;
-  for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
-  for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
-  if (specs.empty())
-    throw UserError("no region given: add --region FUNCTION or --span NAME=START..STOP (see roofprof run --help)");
-  if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
-  if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
-  if (o.pid != 0 && o.repeat > 1) throw UserError("--repeat cannot be used with --pid");
-  // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
-  const auto launch = detect_launcher(process_environment());
-  const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
-  // Before the program starts: a result that cannot be written is found now, not after the run.
-  const OutputTarget output_target = check_output(output, "result file");
-  if (launch && o.repeat > 1)
-    throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
-                    "the job (MPI_Init fails); launch the job N times instead");
+// Everything the run measures with, from the plan.
+struct Measuring {
+  runplan::Plan plan;
+  counters::RunCounting counting;
+};
 
+Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch) {
+  runplan::Request req = request_of(o);
   auto caps = counters::probe_capabilities();
-  auto choice = backend_for(o, caps, launch);
-  bool emulate = choice.kind == counters::BackendKind::emul;
+  auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch);
   auto counting = counters::make_run_counting(choice.kind, caps, o.events);
-  auto& backend = counting.backend;
-  std::string backend_name = backend->name();
-  probes::Planner planner(specs);
-  regions::Aggregator agg;
-
-  CallGroups groups(planner);
-  tracer::SessionOptions so;
-  so.group_key = [&groups](regions::RegionId id, signatures::ArgReader& args) { return groups.key_for(id, args); };
-  so.argv = o.command;
-  so.attach_pid = o.pid;
-  so.follow_fork = o.follow_fork;
-  so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
-  so.agent_user_level = counting.user_level;
-  if (!o.quiet) {
-    // Said once the regions resolved, so that bad input gets exactly one line.
-    so.on_ready = [choice, notes = counting.notes] {
-      std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
-      for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
-      for (const auto& n : notes) std::fprintf(stderr, "roofprof: note: %s\n", n.c_str());
-    };
+  bool agent_counts = true;
+  try {
+    events_setting(*counting.backend);
+  } catch (const UserError&) {
+    agent_counts = false;
   }
-  // --cache-state cold outside emulation: the tracer evicts from this process at each
-  // outermost region entry; the in-process agent evicts in the program (agent_settings passes
-  // the size in its environment). The emulated run empties its simulated caches instead.
-  std::unique_ptr<CacheEvictor> evictor;
-  if (o.cache_state == "cold") {
-    size_t bytes = 2 * emul::host_cache_geometry().back().size;  // UserError when sysfs has no caches
-    if (o.no_ptrace) {
-      so.agent_evict_bytes = bytes;
-    } else {
-      evictor = std::make_unique<CacheEvictor>(bytes);
-      so.before_outermost_entry = [&evictor](pid_t tid) { evictor->evict(last_cpu_of(tid)); };
-    }
-  }
-  tracer::Session::install_interrupt_handlers();
+  runplan::Program program;
+  if (req.launch && !req.no_ptrace) program.statically_linked = is_statically_linked(o.command.at(0));
+  return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch), std::move(counting)};
+}
 
-  result::Run res;
-  res.tool_version = ROOFPROF_VERSION;
-  res.command = o.pid ? cmdline_of(o.pid) : o.command;
-  if (o.pid) res.pid = o.pid;
-  res.backend = counters::to_string(choice.kind);
-  res.scope = o.scope;
-  res.repeat = o.repeat;
-  res.cache_state = o.cache_state;
-  res.host = result::describe_host();
-  if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
-  for (const auto& e : backend->events()) res.events.push_back(e.name);
-  for (const auto& n : counting.notes) res.warnings.push_back(n);
-
-  // The combined mode (docs/preload.md): not with --pid (the agent is loaded at start), not
-  // under emulation (the emulated run has its own probes), not with --cache-state cold (the
-  // tracer evicts at its entry breakpoints), not into a static program or for hardware events.
-  // Said in the result when --preload was asked for.
-  bool combined = o.preload && !o.no_ptrace && !o.pid && !emulate && o.cache_state == "warm";
-  if (combined) {
-    if (auto why = combined_mode_refusal(*backend, o.command.at(0))) {
-      combined = false;
-      if (o.preload_given)
-        res.warnings.push_back(*why + ": every region is measured with breakpoints (--preload has no effect)");
-    }
-  } else if (o.preload && o.preload_given && !o.no_ptrace) {
-    res.warnings.push_back("--preload has no effect with --pid, --backend emul or --cache-state cold: every region "
-                           "is measured with breakpoints");
-  }
-  std::map<regions::RegionId, std::set<std::string>> mechanisms;  // "agent", "breakpoint"
-  auto needs_arguments = [&groups](regions::RegionId id) { return groups.has_signature(id); };
-
+struct NativeRuns {
   tracer::SessionOutcome last;
+  std::map<regions::RegionId, std::set<std::string>> mechanisms;  // combined mode: "agent", "breakpoint"
+};
+
+// The native run(s) of the plan: --repeat times, or until one is interrupted. Instances go to
+// `sink` through one tracker per run, whatever the mechanism.
+NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::Backend& backend,
+                      probes::Planner& planner, CallGroups& groups, tracer::SessionOptions so,
+                      const regions::Tracker::Sink& sink, result::Run& res, regions::Aggregator& agg) {
+  NativeRuns out;
+  auto needs_arguments = [&groups](regions::RegionId id) { return groups.has_signature(id); };
   for (int r = 0; r < o.repeat; ++r) {
     agg.next_run();
-    auto sink = [&](regions::Instance&& inst) {
-      agg.add(inst);
-      groups.add(inst);
-    };
-    if (o.no_ptrace) {
-      last = run_with_agent(so, *backend, planner, sink);
-    } else if (combined) {
-      tracer::SessionOptions with_agent = so;
-      CombinedAgent agent(with_agent, *backend, planner, sink, needs_arguments);
-      agent.attach(with_agent);
-      tracer::Session session(with_agent, *backend, planner, sink);
-      last = session.run();
-      agent.finish(last);
-      agent.add_mechanisms(mechanisms);
-    } else {
-      tracer::Session session(so, *backend, planner, sink);
-      last = session.run();
+    regions::Tracker tracker(sink);  // one tracker per run: every mechanism of the run feeds it
+    tracer::SessionOutcome& last = out.last;
+    switch (plan.native) {
+      case runplan::Mechanism::Agent: last = run_with_agent(so, backend, planner, tracker); break;
+      case runplan::Mechanism::Combined: {
+        tracer::SessionOptions with_agent = so;
+        CombinedAgent agent(with_agent, backend, planner, tracker, needs_arguments);
+        agent.attach(with_agent);
+        tracer::Session session(with_agent, backend, planner, tracker);
+        last = session.run();
+        agent.finish(last);
+        agent.add_mechanisms(out.mechanisms);
+        break;
+      }
+      case runplan::Mechanism::Breakpoints: {
+        tracer::Session session(so, backend, planner, tracker);
+        last = session.run();
+        break;
+      }
     }
     so.on_ready = nullptr;  // the backend is announced once, not once per repeat
     res.wall_time_s += last.wall_time_s;
@@ -202,54 +140,160 @@ int run(const RunOptions& o) {
     for (auto& w : last.warnings) res.warnings.push_back(w);
     if (!last.complete) break;  // interrupted: keep what was measured, do not start again
   }
+  return out;
+}
+
+// Which probe mechanism gave each region's calls and times (docs/result-schema.md).
+void note_mechanisms(const runplan::Plan& plan, const NativeRuns& native, std::vector<result::Region>& regions) {
+  for (size_t id = 0; id < regions.size(); ++id) {
+    std::string calls = runplan::to_string(plan.native);
+    if (plan.native == runplan::Mechanism::Combined) {
+      auto it = native.mechanisms.find(regions::RegionId(id));
+      if (it == native.mechanisms.end()) continue;  // never planned: nothing measured it
+      calls = it->second.size() > 1 ? "agent+breakpoint" : *it->second.begin();
+    }
+    regions[id].sources["calls"] = calls;
+  }
+}
+
+// The emulated pass of the two-run method: exact W and Q. Returns the error that ended it
+// ("" when none); an interrupted pass leaves W and Q null and the result incomplete.
+std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes::Planner& planner, CallGroups& groups,
+                         regions::Scope scope, result::Run& res, bool& interrupted) {
+  emul::Options eo;
+  eo.scope = scope;
+  eo.cache_sim = o.cache_sim;
+  eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
+  eo.follow_exec = o.follow_fork;
+  eo.progress = isatty(2) && !o.quiet;
+  eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
+  if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
+  try {
+    // The emulated run marks regions the way the native run did: with --no-ptrace the agent's
+    // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
+    std::vector<emul::Probe> probes;
+    if (plan.emulated_marks_by_agent) eo.agent = emulation_agent(planner);
+    else probes = emulation_probes(planner);
+    auto emulated = emul::run(o.command, probes, eo);
+    interrupted = emulated.interrupted;
+    if (emulated.interrupted) {
+      // Part of the program ran emulated: its W and Q would pass for the whole run's.
+      res.complete = false;
+      res.warnings.push_back("the emulated run was interrupted: flops and bytes were not measured (null)");
+      return "";
+    }
+    for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+    groups.add_emulated(emulated);
+  } catch (const UserError& e) {
+    // Keep what the native run measured, then fail as bad input does.
+    res.warnings.push_back(std::string("emulated run failed: ") + e.what());
+    return e.what();
+  }
+  return "";
+}
+
+result::Run result_header(const RunOptions& o, const Measuring& m, const std::optional<LaunchInfo>& launch) {
+  result::Run res;
+  res.tool_version = ROOFPROF_VERSION;
+  res.command = o.pid ? cmdline_of(o.pid) : o.command;
+  if (o.pid) res.pid = o.pid;
+  res.backend = counters::to_string(m.plan.counting.kind);
+  res.scope = o.scope;
+  res.repeat = o.repeat;
+  res.cache_state = o.cache_state;
+  res.host = result::describe_host();
+  if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
+  for (const auto& e : m.counting.backend->events()) res.events.push_back(e.name);
+  res.warnings = m.plan.warnings;
+  for (const auto& n : m.counting.notes) res.warnings.push_back(n);
+  return res;
+}
+
+tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, CallGroups& groups) {
+  tracer::SessionOptions so;
+  so.group_key = [&groups](regions::RegionId id, signatures::ArgReader& args) { return groups.key_for(id, args); };
+  so.argv = o.command;
+  so.attach_pid = o.pid;
+  so.follow_fork = o.follow_fork;
+  so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
+  so.agent_user_level = m.counting.user_level;
+  if (!o.quiet) {
+    // Said once the regions resolved, so that bad input gets exactly one line.
+    so.on_ready = [choice = m.plan.counting, notes = m.counting.notes] {
+      std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
+      for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
+      for (const auto& n : notes) std::fprintf(stderr, "roofprof: note: %s\n", n.c_str());
+    };
+  }
+  return so;
+}
+
+int run(const RunOptions& o) {
+  // From here on a signal to roofprof ends the run, never roofprof: what was measured is
+  // written and the temporary files are removed (supervisor/signals.hpp).
+  supervisor::install_signal_policy();
+  std::vector<regions::RegionSpec> specs;
+  for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
+  for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
+  if (specs.empty())
+    throw UserError("no region given: add --region FUNCTION or --span NAME=START..STOP (see roofprof run --help)");
+  if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
+  if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
+  // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
+  const auto launch = detect_launcher(process_environment());
+  const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
+  // Before the program starts: a result that cannot be written is found now, not after the run.
+  const OutputTarget output_target = check_output(output, "result file");
+
+  Measuring m = plan_run(o, launch);
+  counters::Backend& backend = *m.counting.backend;
+  probes::Planner planner(specs);
+  regions::Aggregator agg;
+  CallGroups groups(planner);
+  tracer::SessionOptions so = session_options(o, m, groups);
+  // --cache-state cold outside emulation: the tracer evicts from this process at each
+  // outermost region entry; the in-process agent evicts in the program (agent_settings passes
+  // the size in its environment). The emulated run empties its simulated caches instead.
+  std::unique_ptr<CacheEvictor> evictor;
+  if (m.plan.eviction != runplan::Eviction::None) {
+    size_t bytes = 2 * emul::host_cache_geometry().back().size;  // UserError when sysfs has no caches
+    if (m.plan.eviction == runplan::Eviction::Agent) {
+      so.agent_evict_bytes = bytes;
+    } else {
+      evictor = std::make_unique<CacheEvictor>(bytes);
+      so.before_outermost_entry = [&evictor](pid_t tid) { evictor->evict(last_cpu_of(tid)); };
+    }
+  }
+
+  result::Run res = result_header(o, m, launch);
+  auto sink = [&](regions::Instance&& inst) {
+    agg.add(inst);
+    groups.add(inst);
+  };
+  NativeRuns native = run_native(o, m.plan, backend, planner, groups, so, sink, res, agg);
+  const tracer::SessionOutcome& last = native.last;
   if (evictor) res.cache_evictions = evictor->evictions();
   res.exit_status = last.exit_status;
   res.term_signal = last.term_signal;
   res.complete = last.complete;
-  res.regions = assemble_regions(planner, agg, backend->events(), backend_name, counting.event_set);
-  // Which probe mechanism gave each region's calls and times (docs/result-schema.md).
-  for (size_t id = 0; id < res.regions.size(); ++id) {
-    std::string calls = o.no_ptrace ? "agent" : "breakpoint";
-    if (combined) {
-      auto it = mechanisms.find(regions::RegionId(id));
-      if (it == mechanisms.end()) continue;  // never planned: nothing measured it
-      calls = it->second.size() > 1 ? "agent+breakpoint" : *it->second.begin();
-    }
-    res.regions[id].sources["calls"] = calls;
-  }
+  res.regions = assemble_regions(planner, agg, backend.events(), backend.name(), m.counting.event_set);
+  note_mechanisms(m.plan, native, res.regions);
   std::string emulation_error;
-  if (emulate && last.complete) {
-    // Second run of the two-run method: exact W and Q under emulation.
-    emul::Options eo;
-    eo.scope = so.scope;
-    eo.cache_sim = o.cache_sim;
-    eo.cold_at_entry = o.cache_state == "cold";
-    eo.follow_exec = o.follow_fork;
-    eo.progress = isatty(2) && !o.quiet;
-    eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
-    if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
-    try {
-      // The emulated run marks regions the way the native run did: with --no-ptrace the agent's
-      // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
-      std::vector<emul::Probe> probes;
-      if (o.no_ptrace) eo.agent = emulation_agent(planner);
-      else probes = emulation_probes(planner);
-      auto emulated = emul::run(o.command, probes, eo);
-      for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
-      groups.add_emulated(emulated);
-    } catch (const UserError& e) {
-      // Keep what the native run measured, then fail as bad input does.
-      emulation_error = e.what();
-      res.warnings.push_back(std::string("emulated run failed: ") + e.what());
-    }
-  }
+  bool emulation_interrupted = false;
+  if (m.plan.emulated_pass && last.complete && !supervisor::interrupted())
+    emulation_error = run_emulated(o, m.plan, planner, groups, so.scope, res, emulation_interrupted);
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output_target);
   if (!o.quiet) {
-    report::print_summary(res, stderr);
+    try {
+      report::print_summary(res, stderr);
+    } catch (const std::system_error&) {
+      // stderr is gone (a closed pipe, a hung-up terminal): the summary is lost, the result is not.
+    }
     std::fprintf(stderr, "roofprof: results in %s\n", output.c_str());
   }
   if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
+  if (emulation_interrupted) return 128 + supervisor::last_request_signal();
   if (last.term_signal) {
     std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
     return 128 + *last.term_signal;

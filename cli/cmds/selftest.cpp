@@ -14,6 +14,7 @@
 #include "cli/command.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/temp_dir.hpp"
 #include "counters/backend_choice.hpp"
 #include "counters/capabilities.hpp"
 #include "emul/cache_geometry.hpp"
@@ -59,20 +60,6 @@ std::vector<std::string> backends_for(const std::string& requested, std::vector<
   return out;
 }
 
-struct WorkDir {
-  std::string path;
-  WorkDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string t = fmt::format("{}/roofprof-selftest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!::mkdtemp(t.data())) throw UserError(fmt::format("cannot create a directory like {}", t));
-    path = t;
-  }
-  ~WorkDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
-
 int run(const SelftestOptions& o) {
   if (!o.json.empty()) check_output(o.json, "selftest JSON file");  // before minutes of runs
   if (o.quick && o.full) throw UserError("give --quick or --full, not both");
@@ -89,8 +76,8 @@ int run(const SelftestOptions& o) {
   std::error_code ec;
   runner.roofprof = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   runner.kernels = selftest::kernels_program();
-  WorkDir dir;
-  runner.workdir = dir.path;
+  TempDir dir("roofprof-selftest", "selftest's runs");
+  runner.workdir = dir.path();
   runner.progress = [](const std::string& line) { std::fprintf(stderr, "roofprof selftest: %s\n", line.c_str()); };
 
   std::vector<std::vector<selftest::Row>> per_backend;

@@ -35,7 +35,8 @@ int run(const SymbolsOptions& o) {
   so.argv = o.command;
   so.attach_pid = o.pid;
   so.stop_at_entry = true;
-  tracer::Session session(so, *backend, planner, [](regions::Instance&&) {});
+  regions::Tracker tracker([](regions::Instance&&) {});  // no regions: nothing opens
+  tracer::Session session(so, *backend, planner, tracker);
   auto outcome = session.run();
   size_t total = 0;
   for (const auto& m : outcome.modules) {

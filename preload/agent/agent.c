@@ -27,6 +27,7 @@ static void after_fork_child(void) {
   reset_lock();
   pid_t parent = rp.pid;
   rp.pid = getpid();
+  if (!rp.follow_fork) rp_environ_strip(); /* its descendants run without the agent */
   if (!rp.enabled) return;
   rp_counters_close_process(); /* the parent's threads */
   if (rp.emul) {
@@ -56,7 +57,12 @@ void rp_start(void) {
                                           "_longjmp",      "siglongjmp",   "__longjmp_chk", "pthread_exit",
                                           "pthread_create", "sigaction",   "signal"};
   for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; ++i) rp_real(forwarded[i]);
-  if (rp_config_read() != 0) return; /* not configured, or a process roofprof does not measure */
+  if (rp_config_read() != 0) {
+    /* Not configured, or a process roofprof does not measure (started by one it measures,
+     * without --follow-fork): nothing of the agent reaches its descendants. */
+    if (!rp.emul && !rp.follow_fork && rp.measured_pid != 0 && rp.measured_pid != rp.pid) rp_environ_strip();
+    return;
+  }
   rp_evict_init();
   if (rp_stubs_end - rp_stubs != (long)RP_MAX_HOOKS * RP_STUB_BYTES) {
     rp_log("trampoline table has the wrong size; agent off");

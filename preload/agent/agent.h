@@ -15,7 +15,6 @@
 #define RP_HIDDEN __attribute__((visibility("hidden")))
 #define RP_EXPORT __attribute__((visibility("default")))
 
-#define RP_MAX_PATTERNS 64   /* --region specs given to the agent */
 #define RP_MAX_REGIONS 4096  /* (spec, symbol) pairs hooked */
 #define RP_MAX_HOOKS 8192    /* (region, target) trampolines: must match trampoline.S */
 #define RP_MAX_MODULES 1024  /* modules remembered as scanned */
@@ -54,7 +53,7 @@ struct rp_agent {
 
   /* configuration, from the environment (config.c) */
   char dir[PATH_MAX];
-  struct rp_pattern patterns[RP_MAX_PATTERNS];
+  struct rp_pattern *patterns; /* --region specs given to the agent, as many as given */
   int n_patterns;
   int scope; /* enum rp_scope */
   int n_events;
@@ -172,6 +171,9 @@ RP_HIDDEN int rp_match(const char *symbol); /* spec index of the first matching 
 
 /* interpose.c */
 RP_HIDDEN void *rp_real(const char *name);
+
+/* environ.c: drop ROOFPROF_AGENT_* and the agent from LD_PRELOAD in this process's environ */
+RP_HIDDEN void rp_environ_strip(void);
 
 /* sys.c: raw system calls (no errno, no cancellation point) */
 RP_HIDDEN long rp_syscall6(long nr, long a, long b, long c, long d, long e, long f);

@@ -36,7 +36,16 @@ static int parse_patterns(const char *text) {
     const char *nl = strchr(text, '\n');
     size_t len = nl ? (size_t)(nl - text) : strlen(text);
     const char *colon = memchr(text, ':', len);
-    if (colon && colon > text && rp.n_patterns < RP_MAX_PATTERNS) {
+    if (colon && colon > text) {
+      /* The array grows with the specs (doubling when full). */
+      static size_t cap;
+      if ((size_t)rp.n_patterns == cap) {
+        size_t want = cap ? 2 * cap : 16;
+        struct rp_pattern *grown = realloc(rp.patterns, want * sizeof *grown);
+        if (!grown) return -1;
+        rp.patterns = grown;
+        cap = want;
+      }
       struct rp_pattern *p = &rp.patterns[rp.n_patterns];
       p->spec = (uint32_t)strtoul(text, NULL, 10);
       p->text = strndup(colon + 1, len - (size_t)(colon + 1 - text));

@@ -151,7 +151,7 @@ class Child {
       sigset_t none;
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
-      for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGUSR1, SIGCHLD}) ::signal(s, SIG_DFL);
+      for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGUSR1, SIGCHLD, SIGHUP, SIGQUIT, SIGUSR2, SIGALRM}) ::signal(s, SIG_DFL);
       if (!o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) _exit(126);
       int in = ::open(in_path.c_str(), O_RDONLY);
       int out = o.stdout_file.empty() ? ::open("/dev/null", O_WRONLY)

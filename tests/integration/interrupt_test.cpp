@@ -1,6 +1,8 @@
 // SIGINT / SIGTERM to roofprof while it runs a program it launched: roofprof stops, still writes
 // what it measured (complete == false), and does not leave the program behind (stopped or
 // traced).
+#include <fcntl.h>
+
 #include <fstream>
 
 #include "harness.hpp"
@@ -95,6 +97,125 @@ TEST(RunInterrupt, SigtermToTheProgramFromOutside) {
   EXPECT_EQ(doc["term_signal"], 15) << doc.dump(1);
   EXPECT_EQ(doc["complete"], true) << doc.dump(1);
   EXPECT_GT(calls(region(doc, "tick")), 0);
+}
+
+// ---- issue 18 item 4: one policy for every signal that would end roofprof, in every phase
+// (supervisor/signals.hpp): keep what was measured, mark the result incomplete, write it,
+// remove temporary files, end within 2 s. A SIGPIPE from roofprof's own write to a closed
+// stderr is not one of them.
+
+// Sends `sig` and waits for roofprof; elapsed_s counts from the signal.
+Status signal_and_finish(Child& prof, int sig) {
+  auto t0 = std::chrono::steady_clock::now();
+  prof.signal(sig);
+  Status st = prof.finish(10s);
+  st.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return st;
+}
+
+bool agent_dirs_left(const fs::path& tmp) {
+  for (const auto& e : fs::directory_iterator(tmp))
+    if (e.path().filename().string().rfind("roofprof-agent-", 0) == 0) return true;
+  return false;
+}
+
+class SignalToRoofprof : public ::testing::TestWithParam<int> {};
+
+// The combined mode (the default: the agent's record directory exists) on a program that
+// runs until stopped.
+TEST_P(SignalToRoofprof, NativeRunKeepsWhatWasMeasured) {
+  int sig = GetParam();
+  Sandbox sb;
+  fs::path tmp = sb.path("tmp");
+  fs::create_directories(tmp);
+  fs::path beat = sb.path("heartbeat");
+  RunOptions ro;
+  ro.env["TMPDIR"] = tmp.string();
+  auto prof = sb.start({roofprof_bin(), "run", "--backend", "time", "--region", "tick", "--region", "rename", "-o",
+                        "sig.json", "--", fixture("run_heartbeat"), beat.string()},
+                       "roofprof", ro);
+  ASSERT_TRUE(eventually([&] { return read_beat(beat).n > 0; }, 10s)) << sb.captured("roofprof", "stderr");
+  ASSERT_TRUE(agent_dirs_left(tmp)) << "the combined mode has no record directory";
+  Status st = signal_and_finish(*prof, sig);
+  std::string err = sb.captured("roofprof", "stderr");
+  ASSERT_FALSE(st.timed_out) << err;
+  EXPECT_LT(st.elapsed_s, 2.0) << "seconds from the signal to roofprof's end\n" << err;
+  EXPECT_TRUE(st.exited) << describe(st) << "\n" << err;  // roofprof ended itself, not killed by the signal
+  ASSERT_TRUE(fs::exists(sb.path("sig.json"))) << describe(st) << "\n" << err;
+  json doc = json::parse(read_text(sb.path("sig.json")));
+  EXPECT_EQ(doc["complete"], false) << doc.dump(1);
+  EXPECT_GT(calls(region(doc, "tick")), 0);
+  EXPECT_FALSE(agent_dirs_left(tmp)) << "the agent's record directory was left in " << tmp;
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySignal, SignalToRoofprof,
+                         ::testing::Values(SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE),
+                         [](const ::testing::TestParamInfo<int>& i) { return std::string(sigabbrev_np(i.param)); });
+
+// SIGINT / SIGTERM while the program runs again under valgrind: roofprof ends within 2 s with
+// complete == false and no flops (part of the program is not the program), never
+// complete == true with partial W.
+class SignalDuringEmulation : public ::testing::TestWithParam<int> {};
+
+TEST_P(SignalDuringEmulation, ResultIsIncompleteWithoutPartialWork) {
+  int sig = GetParam();
+  Sandbox sb;
+  // 60M iterations: a fraction of a second natively, far longer emulated.
+  auto prof = sb.start({roofprof_bin(), "run", "--backend", "emul", "--no-cache-sim", "--region", "work", "-o",
+                        "emul.json", "--", fixture("run_split_app"), "20000000"},
+                       "roofprof");
+  ASSERT_TRUE(eventually([&] { return sb.captured("roofprof", "stderr").find("emulated run") != std::string::npos; },
+                         60s))
+      << sb.captured("roofprof", "stderr");
+  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(prof->running()) << "the emulated run ended before the signal";
+  Status st = signal_and_finish(*prof, sig);
+  std::string err = sb.captured("roofprof", "stderr");
+  ASSERT_FALSE(st.timed_out) << err;
+  EXPECT_LT(st.elapsed_s, 2.0) << "seconds from the signal to roofprof's end\n" << err;
+  EXPECT_TRUE(st.exited && st.exit_code == 128 + sig) << describe(st) << "\n" << err;
+  ASSERT_TRUE(fs::exists(sb.path("emul.json"))) << err;
+  json doc = json::parse(read_text(sb.path("emul.json")));
+  EXPECT_EQ(doc["complete"], false) << doc.dump(1);
+  json reg = region(doc, "work");
+  EXPECT_EQ(calls(reg), 3) << reg.dump();  // the native run was whole
+  EXPECT_TRUE(!reg.contains("flops") || reg["flops"].is_null()) << reg.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(IntTerm, SignalDuringEmulation, ::testing::Values(SIGINT, SIGTERM),
+                         [](const ::testing::TestParamInfo<int>& i) { return std::string(sigabbrev_np(i.param)); });
+
+// `roofprof ... 2>&1 | head -0`: roofprof's stderr is a pipe nobody reads. Its notes are lost,
+// the run is not: the exit status is the program's (0), never 141 (SIGPIPE).
+TEST(ClosedStderr, ExitStatusIsTheProgramsNot141) {
+  Sandbox sb;
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);
+  std::string bin = roofprof_bin(), app = fixture("run_split_app"), cwd = sb.work().string();
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGPIPE, SIG_DFL);
+    if (::chdir(cwd.c_str()) != 0) _exit(126);
+    int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 0);
+    ::dup2(null, 1);
+    ::dup2(fds[1], 2);
+    ::execl(bin.c_str(), bin.c_str(), "run", "--backend", "time", "--region", "work", "--", app.c_str(), "1000",
+            (char*)nullptr);
+    _exit(127);
+  }
+  ::close(fds[1]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                              : "exit " + std::to_string(WEXITSTATUS(status)));
+  ASSERT_TRUE(fs::exists(sb.path("roofprof.json")));
+  json doc = json::parse(read_text(sb.path("roofprof.json")));
+  EXPECT_EQ(doc["complete"], true);
+  EXPECT_EQ(calls(region(doc, "work")), 3);
 }
 
 }  // namespace

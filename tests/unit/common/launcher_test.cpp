@@ -124,6 +124,16 @@ TEST(OutputName, RankAddedUnderALauncher) {
   EXPECT_EQ(expand_output_name("a%%r.json", f), "a%r.12.json");  // %%r is a literal "%r"
 }
 
+// Fault suite (issue 18 item 9): a value from the environment cannot leave the directory.
+TEST(OutputName, PlaceholderValuesStayOneComponent) {
+  EXPECT_EQ(expand_output_name("out/%j.json", facts(LaunchInfo{"slurm", 0, 1, "/abs/path"})), "out/_abs_path.0.json");
+  EXPECT_EQ(expand_output_name("out/%j/p.json", facts(LaunchInfo{"slurm", 0, 1, ".."})), "out/__/p.0.json");
+  EXPECT_EQ(expand_output_name("out/%j.json", facts(LaunchInfo{"slurm", 0, 1, "../../etc/x"})),
+            "out/.._.._etc_x.0.json");
+  OutputNameFacts host{std::nullopt, "../h", 1};
+  EXPECT_EQ(expand_output_name("out/%h.json", host), "out/.._h.json");
+}
+
 TEST(OutputName, UnknownValuesAreBadInput) {
   EXPECT_THROW(expand_output_name("p.%r.json", facts(std::nullopt)), UserError);
   EXPECT_THROW(expand_output_name("p.%j.json", facts(std::nullopt)), UserError);

@@ -26,6 +26,15 @@ TEST(Strings, PathBasename) {
   EXPECT_EQ(path_basename("dir/"), "");
 }
 
+// Fault suite (issue 18 item 10): names from files cannot drive the terminal.
+TEST(Strings, SanitizeForTerminal) {
+  EXPECT_EQ(sanitize_for_terminal("dgemm_"), "dgemm_");
+  EXPECT_EQ(sanitize_for_terminal("a\x1b[2Jb"), "a\\x1b[2Jb");
+  EXPECT_EQ(sanitize_for_terminal("x\ny\x7f"), "x\\x0ay\\x7f");
+  EXPECT_EQ(sanitize_for_terminal("c1\xc2\x9b" "31m"), "c1\\x9b31m");  // U+009B (CSI)
+  EXPECT_EQ(sanitize_for_terminal("caf\xc3\xa9\t"), "caf\xc3\xa9\t");  // UTF-8 and tab stay
+}
+
 TEST(Strings, Glob) {
   EXPECT_TRUE(glob_match("fftw_execute*", "fftw_execute_dft"));
   EXPECT_FALSE(glob_match("fftw_execute*", "fftw_plan"));

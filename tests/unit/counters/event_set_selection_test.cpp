@@ -56,19 +56,30 @@ TEST(Selection, FallsBackToCpuidForPartsLibpfmDoesNotKnow) {
   EXPECT_EQ(adl.set->model, "adl");
   EXPECT_EQ(adl.how, "CPU family 0x6 model 0x97");
   EXPECT_EQ(adl.core_pmu, "");  // raw-only set
+  // Emerald Rapids: libpfm4 4.13 does not know it; its own raw set, qualified by no PMU.
   EventSetSelection emr = select_event_set(cat, {}, cpu("GenuineIntel", 6, 0xcf));
   ASSERT_NE(emr.set, nullptr);
-  EXPECT_EQ(emr.set->model, "spr");
-  EXPECT_EQ(emr.core_pmu, "spr");
+  EXPECT_EQ(emr.set->model, "emr");
+  EXPECT_EQ(emr.core_pmu, "");
+  // A CPUID match never names a PMU libpfm4 did not activate: Zen 4 model 0x61 under a
+  // libpfm4 that detected nothing uses the raw fallbacks, not amd64_fam19h_zen4.
+  EventSetSelection zen4 = select_event_set(cat, {}, cpu("AuthenticAMD", 0x19, 0x61));
+  ASSERT_NE(zen4.set, nullptr);
+  EXPECT_EQ(zen4.set->model, "zen4");
+  EXPECT_EQ(zen4.core_pmu, "");
+  // This VM's CPU: Zen 5 (family 0x1a model 0x02).
+  EventSetSelection zen5 = select_event_set(cat, {}, cpu("AuthenticAMD", 0x1a, 0x02));
+  ASSERT_NE(zen5.set, nullptr);
+  EXPECT_EQ(zen5.set->model, "zen5");
   // The vendor must match too: an AMD family 6 part is not Intel.
   EXPECT_EQ(select_event_set(cat, {}, cpu("AuthenticAMD", 6, 0x97)).set, nullptr);
 }
 
 TEST(Selection, NoSetSaysWhy) {
   const EventSetSelection none =
-      select_event_set(event_catalog(), {"ix86arch"}, cpu("AuthenticAMD", 0x1a, 0x02));
+      select_event_set(event_catalog(), {"ix86arch"}, cpu("AuthenticAMD", 0x1a, 0xf0));
   EXPECT_EQ(none.set, nullptr);
-  EXPECT_EQ(none.how, "no event set for AuthenticAMD family 0x1a model 0x2 (libpfm4 core PMUs: ix86arch)");
+  EXPECT_EQ(none.how, "no event set for AuthenticAMD family 0x1a model 0xf0 (libpfm4 core PMUs: ix86arch)");
 }
 
 }  // namespace

@@ -91,7 +91,7 @@ TEST(EventSetParse, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(kHead + "event dp X\nevent dp Y\nformula W = dp\n"),
             "bad.txt:7: id 'dp' defined twice (only uncore ids may repeat: they are summed)");
   EXPECT_EQ(error_of(kHead + "event dp X sideways\nformula W = dp\n"),
-            "bad.txt:6: unknown event attribute 'sideways' (@pmu, fixed, pair)");
+            "bad.txt:6: unknown event attribute 'sideways' (raw:0x.. fallback, @pmu, fixed, pair)");
   EXPECT_EQ(error_of(kHead + "uncore c X\nformula W = c\n"),
             "bad.txt:6: uncore events need @<sysfs pmu>, e.g. @uncore_imc_0");
   EXPECT_EQ(error_of(kHead + "event dp X @cpu_atom\nformula W = dp\n"),

@@ -26,22 +26,34 @@ TEST(Derive, SkylakeServerFlopsAreWeightedByLanesPerClass) {
   EXPECT_DOUBLE_EQ(d.flops_by_class.at("sp_512"), 16);
 }
 
-TEST(Derive, ThreadScopeMemoryTrafficIsTheLabelledApproximation) {
+TEST(Derive, IntelPerCoreTrafficIsL2ToL3NotDram) {
+  // L2_LINES_IN/OUT count lines between the core's L2 and L3 (LIKWID's L3 group): level L3.
   std::map<std::string, double> totals{{"dp_scalar", 1}, {"dp_128", 0}, {"dp_256", 0}, {"dp_512", 0},
                                        {"sp_scalar", 0}, {"sp_128", 0}, {"sp_256", 0}, {"sp_512", 0},
                                        {"l2_lines_in", 100}, {"l2_lines_out", 10}};
   auto d = derive(set_named("skx"), totals);
-  ASSERT_TRUE(d.read_bytes);
-  EXPECT_DOUBLE_EQ(*d.read_bytes, 6400);
-  EXPECT_DOUBLE_EQ(*d.write_bytes, 640);
-  EXPECT_TRUE(d.bytes_approximate);
+  ASSERT_EQ(d.bytes.count("L3"), 1u);
+  EXPECT_EQ(d.bytes.count("DRAM"), 0u);
+  EXPECT_DOUBLE_EQ(*d.bytes.at("L3").read, 6400);
+  EXPECT_DOUBLE_EQ(*d.bytes.at("L3").write, 640);
+  EXPECT_TRUE(d.bytes.at("L3").approximate);
+}
+
+TEST(Derive, AmdFillsFromDramAreDramReadsOnly) {
+  auto d = derive(set_named("zen3"), {{"sp_dp", 5}, {"dram_fills", 10}});
+  ASSERT_EQ(d.bytes.count("DRAM"), 1u);
+  EXPECT_DOUBLE_EQ(*d.bytes.at("DRAM").read, 640);
+  EXPECT_FALSE(d.bytes.at("DRAM").write);
+  EXPECT_TRUE(d.bytes.at("DRAM").approximate);
 }
 
 TEST(Derive, NotCountedOrMissingEventsGiveUnknownNotZero) {
   std::map<std::string, double> totals{{"dp_scalar", std::nan("")}};
   auto d = derive(set_named("skx"), totals);
   EXPECT_FALSE(d.flops);
-  EXPECT_FALSE(d.read_bytes);
+  EXPECT_TRUE(d.flops_not_counted);
+  EXPECT_TRUE(d.bytes.empty());
+  EXPECT_FALSE(derive(set_named("skx"), {}).flops_not_counted);  // missing is not "not counted"
 }
 
 TEST(Derive, HaswellHasNoFlops) {

@@ -27,8 +27,9 @@ Record rec(RecordKind kind, int tid, uint64_t sp, int64_t t, std::vector<uint64_
 
 struct Fixture {
   std::vector<Instance> out;
+  regions::Tracker tracker{[this](Instance&& i) { out.push_back(std::move(i)); }};
   Replay replay;
-  explicit Fixture(regions::Scope scope) : replay(scope, 2, [this](Instance&& i) { out.push_back(std::move(i)); }) {}
+  explicit Fixture(regions::Scope scope) : replay(scope, 2, tracker) {}
 };
 
 TEST(Replay, EnterAndReturnGiveOneInstanceWithDeltas) {
@@ -44,7 +45,7 @@ TEST(Replay, EnterAndReturnGiveOneInstanceWithDeltas) {
   EXPECT_EQ(i.end_ns, 350);
   EXPECT_EQ(i.counts, (std::vector<double>{50, 2}));
   EXPECT_EQ(i.reason, CloseReason::Return);
-  EXPECT_EQ(f.replay.open_count(), 0u);
+  EXPECT_EQ(f.tracker.open_count(), 0u);
 }
 
 TEST(Replay, OneFunctionInSeveralRegions) {
@@ -70,7 +71,7 @@ TEST(Replay, LongjmpClosesEverythingBelowTheTarget) {
   ASSERT_EQ(f.out.size(), 1u);
   EXPECT_EQ(f.out[0].region, 2u);
   EXPECT_EQ(f.out[0].reason, CloseReason::Longjmp);
-  EXPECT_EQ(f.replay.open_count(), 1u);
+  EXPECT_EQ(f.tracker.open_count(), 1u);
 }
 
 TEST(Replay, ProcessExitRecordClosesEveryThread) {
@@ -120,7 +121,7 @@ TEST(Replay, ThreadExitClosesThatThreadOnly) {
   ASSERT_EQ(f.out.size(), 1u);
   EXPECT_EQ(f.out[0].tid, 8);
   EXPECT_EQ(f.out[0].reason, CloseReason::ThreadExit);
-  EXPECT_EQ(f.replay.open_count(), 1u);
+  EXPECT_EQ(f.tracker.open_count(), 1u);
 }
 
 TEST(Replay, RecordWithoutCountsGivesUnknownDeltas) {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace roofprof::regions {
 namespace {
@@ -117,6 +119,63 @@ TEST(CloseReason, Names) {
   EXPECT_STREQ(to_string(CloseReason::ProcessExit), "process_exit");
   EXPECT_FALSE(is_abnormal(CloseReason::Return));
   EXPECT_TRUE(is_abnormal(CloseReason::Crash));
+}
+
+}  // namespace
+}  // namespace roofprof::regions
+
+namespace roofprof::regions {
+namespace {
+
+// A source whose counts are fixed per read, to tell two mechanisms' counters apart.
+class ConstantCounts : public CountSource {
+ public:
+  explicit ConstantCounts(double v) : v_(v) {}
+  CounterValues read(int, Tid) override { return CounterValues{{v_ += 1}, false}; }
+
+ private:
+  double v_;
+};
+
+struct Shared : ::testing::Test {
+  ConstantCounts tracer{100}, agent{5000};
+  std::vector<Instance> out;
+  Tracker tracker{[this](Instance&& i) { out.push_back(std::move(i)); }};  // no default source
+  Boundary at(CountSource& src, uint64_t sp, int64_t t) { return Boundary{100, 7, sp, t, &src}; }
+};
+
+// The combined mode's double count: the program's work() (a breakpoint) calls the library's
+// work() (the agent) of the same region. One instance, the outer one, counted by its opener.
+TEST_F(Shared, RegionSplitBetweenMechanismsNestsOnce) {
+  EXPECT_TRUE(tracker.enter(1, at(tracer, 2000, 1)));
+  EXPECT_TRUE(tracker.in_function(100, 7));
+  EXPECT_FALSE(tracker.enter(1, at(agent, 1900, 2)));                       // inside: not a new call
+  EXPECT_FALSE(tracker.stack_at(at(agent, 1908, 3), CloseReason::Return));  // its return closes nothing
+  EXPECT_TRUE(tracker.stack_at(at(tracer, 2008, 4), CloseReason::Return));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].begin_ns, 1);
+  EXPECT_EQ(out[0].end_ns, 4);
+  EXPECT_DOUBLE_EQ(out[0].counts.at(0), 1.0);  // 102 - 101: the tracer's own counters
+  EXPECT_FALSE(tracker.in_function(100, 7));
+}
+
+// Opened by one mechanism, closed by the other (e.g. the tracer sees the thread exit first):
+// the two read different counters, so no delta was measured.
+TEST_F(Shared, InstanceClosedByAnotherSourceHasUnknownCounts) {
+  EXPECT_TRUE(tracker.enter(1, at(agent, 2000, 1)));
+  EXPECT_TRUE(tracker.thread_exit(at(tracer, 0, 9), CloseReason::ThreadExit));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].reason, CloseReason::ThreadExit);
+  EXPECT_TRUE(std::isnan(out[0].counts.at(0)));
+}
+
+TEST_F(Shared, SpanDoesNotMakeAnEntryInner) {
+  EXPECT_TRUE(tracker.span_start(2, at(tracer, 2000, 1)));
+  EXPECT_FALSE(tracker.in_function(100, 7));
+}
+
+TEST_F(Shared, BoundaryWithoutSourceIsAProgrammingError) {
+  EXPECT_THROW(tracker.enter(1, Boundary{100, 7, 2000, 1}), std::logic_error);
 }
 
 }  // namespace

@@ -1,0 +1,78 @@
+#include "runplan/run_plan.hpp"
+
+#include "common/error.hpp"
+
+namespace roofprof::runplan {
+
+using counters::BackendChoice;
+using counters::BackendKind;
+
+const char* to_string(Mechanism m) {
+  switch (m) {
+    case Mechanism::Breakpoints: return "breakpoint";
+    case Mechanism::Agent: return "agent";
+    case Mechanism::Combined: return "agent+breakpoint";
+  }
+  return "breakpoint";
+}
+
+BackendChoice counting_for(const Request& r, BackendChoice choice, const std::optional<LaunchInfo>& launch) {
+  if (choice.kind != BackendKind::emul) return choice;
+  if (!r.launch) {
+    if (r.backend == "emul")
+      throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
+    return BackendChoice{BackendKind::time, "attaching to a running process: time and software counters only", {}};
+  }
+  if (launch) {
+    // The two-run method starts the program again; a launcher's rank cannot MPI_Init twice.
+    if (r.backend == "emul")
+      throw UserError("--backend emul under " + launch->launcher + ": the emulated run would start this rank's "
+                      "program a second time, which the MPI launcher does not allow (MPI_Init fails); use "
+                      "--backend time, or perf on a machine with hardware counters (docs/mpi.md)");
+    return BackendChoice{BackendKind::time,
+                         "a rank of an MPI job (" + launch->launcher + "): the emulated run cannot start the rank "
+                         "again; time and software counters only", {}};
+  }
+  return choice;
+}
+
+Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events, const Program& program,
+               const std::optional<LaunchInfo>& launch) {
+  if (!r.launch && r.repeat > 1) throw UserError("--repeat cannot be used with --pid");
+  if (launch && r.repeat > 1)
+    throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
+                    "the job (MPI_Init fails); launch the job N times instead");
+  if (r.no_ptrace && !r.launch)
+    throw UserError("--no-ptrace cannot attach to a running process (--pid needs ptrace)");
+  Plan p;
+  p.counting = counting_for(r, std::move(choice), launch);
+  p.emulated_pass = p.counting.kind == BackendKind::emul;
+  p.emulated_marks_by_agent = p.emulated_pass && r.no_ptrace;
+  if (r.cold) p.eviction = r.no_ptrace ? Eviction::Agent : Eviction::Tracer;
+
+  if (r.no_ptrace) {
+    p.native = Mechanism::Agent;
+    return p;
+  }
+  if (!r.preload) return p;  // --no-preload: breakpoints
+  // The combined mode (docs/preload.md): the agent is loaded at start, the emulated pass has
+  // probes of its own, and --cache-state cold evicts at the tracer's entry breakpoints.
+  if (!r.launch || p.emulated_pass || r.cold) {
+    if (r.preload_given)
+      p.warnings.push_back("--preload has no effect with --pid, --backend emul or --cache-state cold: every region "
+                           "is measured with breakpoints");
+    return p;
+  }
+  const char* refusal = !agent_counts_events        ? "the in-process agent counts software events only"
+                        : program.statically_linked ? "the program is statically linked"
+                                                    : nullptr;
+  if (refusal) {
+    if (r.preload_given)
+      p.warnings.push_back(std::string(refusal) + ": every region is measured with breakpoints (--preload has no effect)");
+    return p;
+  }
+  p.native = Mechanism::Combined;
+  return p;
+}
+
+}  // namespace roofprof::runplan

@@ -1,0 +1,69 @@
+#pragma once
+// How `roofprof run` measures: a pure function from what was asked, what this machine can
+// count, facts about the program and the MPI launcher to a plan. cli/cmds/run.cpp executes
+// the plan; every decision about the mode is here, and each row of the table is a unit test
+// (tests/unit/runplan).
+//
+//   native mechanism   --no-ptrace                       -> agent (the in-process agent alone)
+//                      launched, warm, not emulated,
+//                      --preload (default), the agent
+//                      counts the events, dynamic program -> combined (agent + breakpoints)
+//                      otherwise                         -> breakpoints
+//   counting           counters::choose_backend; emul under --pid or an MPI launcher -> time
+//   emulated pass      the backend is emul: the program runs again under valgrind, its
+//                      regions marked like the native run's (agent hooks or entry probes)
+//   eviction           --cache-state cold: by the tracer at each outermost entry, by the agent
+//                      (--no-ptrace), and by the tool in the emulated pass
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/launcher.hpp"
+#include "counters/backend_choice.hpp"
+
+namespace roofprof::runplan {
+
+// What the user asked (the options of `run` that decide the mode).
+struct Request {
+  std::string backend = "auto";  // auto, perf, emul, time
+  bool launch = true;            // a program to start (false: --pid)
+  int repeat = 1;
+  bool no_ptrace = false;
+  bool preload = true;           // --preload (default) / --no-preload
+  bool preload_given = false;    // either was on the command line
+  bool cold = false;             // --cache-state cold
+};
+
+// Facts about the program to start (ignored with --pid).
+struct Program {
+  bool statically_linked = false;  // an ELF without PT_INTERP (a script is not)
+};
+
+enum class Mechanism { Breakpoints, Agent, Combined };
+const char* to_string(Mechanism m);
+
+// Who empties the caches before each outermost region call (--cache-state cold).
+enum class Eviction { None, Tracer, Agent };
+
+struct Plan {
+  Mechanism native = Mechanism::Breakpoints;
+  counters::BackendChoice counting;  // the result's backend, its reason and notes (announced)
+  bool emulated_pass = false;        // the program runs a second time under valgrind
+  bool emulated_marks_by_agent = false;  // the emulated pass marks regions with the agent's hooks
+  Eviction eviction = Eviction::None;    // native run; the emulated pass flushes in the tool
+  std::vector<std::string> warnings;     // for the result file
+};
+
+// The counting of the run: `choice` (counters::choose_backend(request.backend, caps)), except
+// that emulation, which starts the program again, cannot for an attached process or an MPI
+// rank (time instead, or UserError when emul was asked for by name).
+counters::BackendChoice counting_for(const Request& request, counters::BackendChoice choice,
+                                     const std::optional<LaunchInfo>& launch);
+
+// `choice`: counters::choose_backend(request.backend, caps). `agent_counts_events`: the
+// in-process agent can count the native run's events (software events only). Throws
+// UserError (one line, what to do) for a request that cannot be planned.
+Plan make_plan(const Request& request, counters::BackendChoice choice, bool agent_counts_events,
+               const Program& program, const std::optional<LaunchInfo>& launch);
+
+}  // namespace roofprof::runplan

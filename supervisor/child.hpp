@@ -1,0 +1,51 @@
+#pragma once
+// Starting the program and waiting for it, for every mode: the tracer (which seizes the child
+// stopped before its exec), the in-process agent alone and the emulated run (valgrind). The
+// waits act on the signal policy (supervisor/signals.hpp).
+#include <sys/types.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "supervisor/signals.hpp"
+
+namespace roofprof::supervisor {
+
+struct Launch {
+  std::string path;               // the file to execute (already resolved)
+  std::vector<std::string> argv;  // argv[0] as the user typed it
+  // The environment, built in the child after fork (async-signal-safe; null: ours).
+  std::function<char* const*()> env;
+  // Runs in the child before exec (null: nothing), e.g. setenv for a child of its own.
+  std::function<void()> in_child;
+  bool stop_before_exec = false;  // the child stops itself (SIGSTOP) until a tracer seizes it
+};
+
+// Forks and executes. A failed exec prints "roofprof: cannot run 'ARGV0': why" and exits 127.
+// With stop_before_exec, returns once the child has stopped. Throws UserError when fork fails.
+pid_t start(const Launch& l);
+
+// A started program (not traced) under the signal policy.
+class Child {
+ public:
+  Child(pid_t pid, InterruptPolicy& policy);
+  // Acts on interrupt requests (forwards, or kills), then waits up to `timeout_ms` for the
+  // program to end (a request cuts the wait short). True once it has ended.
+  bool wait(int timeout_ms);
+  pid_t pid() const { return pid_; }
+  bool ended() const { return status_.has_value(); }
+  int status() const { return status_.value_or(0); }  // waitpid status once ended
+  // A request ended (killed) the program; later waits return at once.
+  bool killed() const { return killed_; }
+
+ private:
+  bool reap();
+  pid_t pid_;
+  InterruptPolicy& policy_;
+  std::optional<int> status_;
+  bool killed_ = false;
+};
+
+}  // namespace roofprof::supervisor

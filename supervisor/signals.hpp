@@ -1,0 +1,61 @@
+#pragma once
+// The signal policy of roofprof, one for every mode (breakpoints, agent, combined, the
+// emulated run) and every signal that would end roofprof (docs/methodology.md, "Signals"):
+//
+//   SIGINT SIGTERM SIGHUP SIGQUIT SIGUSR1 SIGUSR2 SIGALRM SIGPIPE
+//
+// A handler only records the request. The supervisor of the running program then keeps what
+// was measured and marks the result incomplete: the first request sent to roofprof alone is
+// passed on to the program (one from the terminal reached the program's process group
+// already), which ends as it would without roofprof; a second request, or the program still
+// running a grace period (1 s) later, ends it at once (killed, or detached when attached).
+// roofprof then writes the result, removes its temporary files and exits. A SIGPIPE raised by
+// roofprof's own write (a closed stderr pipe) is not a request: the write fails, the run goes
+// on, the exit status stays the program's.
+#include <sys/types.h>
+
+#include <csignal>
+#include <cstdint>
+
+namespace roofprof::supervisor {
+
+// The signals above, in that order.
+inline constexpr int kPolicySignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+
+// Installs the handlers (no SA_RESTART: a blocking wait returns EINTR). Idempotent. Handlers
+// are reset at exec, so the program starts with the dispositions roofprof was given; a signal
+// ignored when roofprof started (nohup) is left ignored.
+void install_signal_policy();
+
+// A traced task to PTRACE_INTERRUPT when a request (or the grace timer) arrives, so that a
+// tracer blocked in waitpid() wakes up even if the signal came just before the wait (0: none).
+void wake_task(pid_t tid);
+
+// Any request received since the start (the result is incomplete), and the latest one's signal.
+bool interrupted();
+int last_request_signal();
+
+// What the supervisor of a running program does now.
+enum class Action { None, Forward, End };
+
+class InterruptPolicy {
+ public:
+  // Acts on the requests that arrive from now on. `attached`: roofprof attached to a process
+  // it did not start (--pid): a request ends the run at once (detached, never signalled).
+  explicit InterruptPolicy(bool attached, int64_t grace_ns = 1'000'000'000);
+  // Polled between waits. Forward: send signal() to the program. End: end it now.
+  Action next(int64_t now_ns);
+  int signal() const { return signal_; }
+  bool interrupted() const { return requests_ > 0; }
+
+ private:
+  bool attached_;
+  int64_t grace_ns_;
+  int base_;  // requests before this policy
+  int requests_ = 0;
+  int signal_ = 0;
+  int64_t deadline_ns_ = 0;
+  bool ended_ = false;
+};
+
+}  // namespace roofprof::supervisor

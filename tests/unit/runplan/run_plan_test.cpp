@@ -1,0 +1,143 @@
+// The decision table of `roofprof run`, row by row (runplan/run_plan.hpp).
+#include "runplan/run_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace roofprof::runplan {
+namespace {
+
+using counters::BackendChoice;
+using counters::BackendKind;
+
+BackendChoice chose(BackendKind k) { return BackendChoice{k, "chosen", {"a note"}}; }
+
+Plan plan(const Request& r, BackendKind k = BackendKind::time, bool agent_counts = true, bool is_static = false,
+          std::optional<LaunchInfo> launch = std::nullopt) {
+  return make_plan(r, chose(k), agent_counts, Program{is_static}, launch);
+}
+
+LaunchInfo mpirun() { return LaunchInfo{"openmpi", 1, 4, std::nullopt}; }
+
+TEST(RunPlan, DefaultIsTheCombinedMode) {
+  Plan p = plan(Request{});
+  EXPECT_EQ(p.native, Mechanism::Combined);
+  EXPECT_EQ(p.counting.kind, BackendKind::time);
+  EXPECT_EQ(p.counting.warnings, std::vector<std::string>{"a note"});  // the choice's notes are kept
+  EXPECT_FALSE(p.emulated_pass);
+  EXPECT_EQ(p.eviction, Eviction::None);
+  EXPECT_TRUE(p.warnings.empty());
+}
+
+TEST(RunPlan, NoPreloadIsBreakpointsWithoutAWord) {
+  Request r;
+  r.preload = false;
+  r.preload_given = true;
+  Plan p = plan(r);
+  EXPECT_EQ(p.native, Mechanism::Breakpoints);
+  EXPECT_TRUE(p.warnings.empty());
+}
+
+TEST(RunPlan, NoPtraceIsTheAgentAloneAndItEvictsWhenCold) {
+  Request r;
+  r.no_ptrace = true;
+  r.cold = true;
+  Plan p = plan(r);
+  EXPECT_EQ(p.native, Mechanism::Agent);
+  EXPECT_EQ(p.eviction, Eviction::Agent);
+}
+
+TEST(RunPlan, ColdIsBreakpointsEvictingInTheTracer) {
+  Request r;
+  r.cold = true;
+  Plan quiet = plan(r);
+  EXPECT_EQ(quiet.native, Mechanism::Breakpoints);
+  EXPECT_EQ(quiet.eviction, Eviction::Tracer);
+  EXPECT_TRUE(quiet.warnings.empty());  // --preload was the default, not asked for
+  r.preload_given = true;
+  Plan said = plan(r);
+  ASSERT_EQ(said.warnings.size(), 1u);
+  EXPECT_NE(said.warnings[0].find("--preload has no effect"), std::string::npos);
+}
+
+TEST(RunPlan, AttachingIsBreakpoints) {
+  Request r;
+  r.launch = false;
+  r.preload_given = true;
+  Plan p = plan(r);
+  EXPECT_EQ(p.native, Mechanism::Breakpoints);
+  EXPECT_EQ(p.warnings.size(), 1u);
+}
+
+TEST(RunPlan, EmulationRunsTheProgramTwiceMarkedLikeTheNativeRun) {
+  Request r;
+  r.backend = "emul";
+  Plan p = plan(r, BackendKind::emul);
+  EXPECT_TRUE(p.emulated_pass);
+  EXPECT_EQ(p.native, Mechanism::Breakpoints);  // the emulated pass has probes of its own
+  EXPECT_FALSE(p.emulated_marks_by_agent);
+  r.no_ptrace = true;
+  Plan a = plan(r, BackendKind::emul);
+  EXPECT_EQ(a.native, Mechanism::Agent);
+  EXPECT_TRUE(a.emulated_marks_by_agent);
+}
+
+TEST(RunPlan, EmulationCannotStartAnAttachedProcessAgain) {
+  Request r;
+  r.launch = false;
+  r.backend = "emul";
+  EXPECT_THROW(plan(r, BackendKind::emul), UserError);
+  r.backend = "auto";  // auto chose emul: falls back to time, says why
+  Plan p = plan(r, BackendKind::emul);
+  EXPECT_EQ(p.counting.kind, BackendKind::time);
+  EXPECT_FALSE(p.emulated_pass);
+  EXPECT_NE(p.counting.reason.find("attaching"), std::string::npos);
+}
+
+TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
+  Request r;
+  r.backend = "emul";
+  EXPECT_THROW(plan(r, BackendKind::emul, true, false, mpirun()), UserError);
+  r.backend = "auto";
+  Plan p = plan(r, BackendKind::emul, true, false, mpirun());
+  EXPECT_EQ(p.counting.kind, BackendKind::time);
+  EXPECT_NE(p.counting.reason.find("openmpi"), std::string::npos);
+  EXPECT_EQ(p.native, Mechanism::Combined);  // a rank is launched: the agent can help
+}
+
+TEST(RunPlan, HardwareEventsKeepEveryRegionOnBreakpoints) {
+  Request r;
+  EXPECT_EQ(plan(r, BackendKind::perf, false).native, Mechanism::Breakpoints);
+  r.preload_given = true;
+  Plan p = plan(r, BackendKind::perf, false);
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("software events only"), std::string::npos);
+}
+
+TEST(RunPlan, StaticProgramIsBreakpoints) {
+  Request r;
+  r.preload_given = true;
+  Plan p = plan(r, BackendKind::time, true, true);
+  EXPECT_EQ(p.native, Mechanism::Breakpoints);
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("statically linked"), std::string::npos);
+}
+
+TEST(RunPlan, RequestsThatCannotBePlanned) {
+  Request pid_repeat;
+  pid_repeat.launch = false;
+  pid_repeat.repeat = 2;
+  EXPECT_THROW(plan(pid_repeat), UserError);
+  Request rank_repeat;
+  rank_repeat.repeat = 3;
+  EXPECT_THROW(plan(rank_repeat, BackendKind::time, true, false, mpirun()), UserError);
+  EXPECT_NO_THROW(plan(rank_repeat));  // outside a launcher
+  Request agent_pid;
+  agent_pid.launch = false;
+  agent_pid.no_ptrace = true;
+  EXPECT_THROW(plan(agent_pid), UserError);
+}
+
+}  // namespace
+}  // namespace roofprof::runplan

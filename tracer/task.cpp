@@ -1,0 +1,90 @@
+#include "tracer/task.hpp"
+
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <fstream>
+#include <string>
+
+namespace roofprof::tracer {
+
+bool Task::flush_regs() {
+  if (!regs_dirty_) return true;
+  regs_dirty_ = false;
+  return ptrace(PTRACE_SETREGS, tid, nullptr, &regs_) == 0;
+}
+
+void Task::resume(How how, int sig) {
+  flush_regs();
+  long req = how == How::Step ? PTRACE_SINGLESTEP : how == How::Listen ? PTRACE_LISTEN : PTRACE_CONT;
+  regs_valid_ = false;
+  stopped_ = false;
+  ptrace(__ptrace_request(req), tid, nullptr, reinterpret_cast<void*>(long(sig)));
+}
+
+void Task::did_wait(WaitStatus ws) {
+  last_ = ws;
+  regs_valid_ = regs_dirty_ = false;
+  stopped_ = !ws.is_gone();
+}
+
+WaitStatus Task::wait_own() {
+  int status = 0;
+  pid_t r;
+  do r = waitpid(tid, &status, __WALL);
+  while (r < 0 && errno == EINTR);
+  WaitStatus ws(r == tid ? status : W_EXITCODE(0, 0));  // ECHILD: gone
+  did_wait(ws);
+  return ws;
+}
+
+void Task::detach(int sig) {
+  flush_regs();
+  stopped_ = false;
+  regs_valid_ = false;
+  ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(long(sig)));
+}
+
+void Task::interrupt() { ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr); }
+
+bool Task::read_regs(user_regs_struct& out) {
+  if (!regs_valid_) {
+    if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs_) != 0) return false;
+    regs_valid_ = true;
+  }
+  out = regs_;
+  return true;
+}
+
+const user_regs_struct& Task::regs() {
+  if (!regs_valid_ && ptrace(PTRACE_GETREGS, tid, nullptr, &regs_) == 0) regs_valid_ = true;
+  return regs_;
+}
+
+void Task::set_regs(const user_regs_struct& r) {
+  regs_ = r;
+  regs_valid_ = regs_dirty_ = true;
+}
+
+siginfo_t Task::siginfo() {
+  siginfo_t si{};
+  ptrace(PTRACE_GETSIGINFO, tid, nullptr, &si);
+  return si;
+}
+
+unsigned long Task::event_msg() {
+  unsigned long msg = 0;
+  ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &msg);
+  return msg;
+}
+
+uint64_t Task::pending_signals() const {
+  std::ifstream in("/proc/" + std::to_string(tid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("SigPnd:", 0) == 0) return std::stoull(line.substr(7), nullptr, 16);
+  return 0;
+}
+
+}  // namespace roofprof::tracer
