@@ -33,8 +33,17 @@ bool address_in_module(const Location& loc, const symbolizer::ElfFile& elf, bool
 
 }  // namespace
 
+bool is_system_library(std::string_view path) {
+  for (std::string_view dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/"})
+    if (path.rfind(dir, 0) == 0) return true;
+  return false;
+}
+
 Planner::Planner(std::vector<regions::RegionSpec> specs)
-    : specs_(std::move(specs)), spec_start_found_(specs_.size()), spec_stop_found_(specs_.size()) {
+    : specs_(std::move(specs)),
+      spec_start_found_(specs_.size()),
+      spec_stop_found_(specs_.size()),
+      spec_own_found_(specs_.size()) {
   // Plain names and spans have one region each, known up front, in the order given.
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& s = specs_[i];
@@ -72,17 +81,23 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
       auto matches = symbolizer::match_functions(spec.start.symbol, one);
       if (matches.empty()) continue;
       bool glob = has_glob_chars(spec.start.symbol);
-      if (!glob && matches.size() > 1) {
-        std::string names;
-        for (const auto& m : matches) names += (names.empty() ? "" : ", ") + m.name;
-        throw UserError(fmt::format("region '{}' is ambiguous in {}: {}; give the full signature or a glob",
-                                    spec.text, path_basename(elf.path()), names));
+      bool system = !is_main && is_system_library(elf.path());
+      // A plain name is one region, like a gdb breakpoint with several locations: overloads,
+      // the function in several scopes, its clones. The program's own modules win over system
+      // libraries: matches there are left out (and said so) once the program has the name.
+      if (!glob && system && spec_own_found_[i]) {
+        std::vector<std::string> names;
+        for (const auto& m : matches) names.push_back(m.name);
+        regions_[region_for(i, spec.name)].left_out.push_back(
+            fmt::format("{} in {}", fmt::join(names, ", "), path_basename(elf.path())));
+        continue;
       }
       for (const auto& m : matches) {
         auto id = region_for(i, glob ? m.name : spec.name);
         for (const auto& site : m.sites) add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
       }
       spec_start_found_[i] = true;
+      if (!system) spec_own_found_[i] = true;
       continue;
     }
     // Span: START and STOP may lie in different modules.
@@ -100,8 +115,16 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
   return out;
 }
 
+std::vector<std::string> Planner::unresolved() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (!spec_start_found_[i] || (specs_[i].kind == RegionKind::Span && !spec_stop_found_[i]))
+      out.push_back(specs_[i].text);
+  return out;
+}
+
 std::vector<std::string> Planner::check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
-                                                 bool more_may_load) const {
+                                                 bool more_may_load, std::string_view hint) const {
   std::vector<std::string> warnings;
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
@@ -122,9 +145,10 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
                            loc->module.empty() ? "the executable" : loc->module);
       }
       if (more_may_load) {
-        warnings.push_back(fmt::format("region '{}' not found yet ({}); watching libraries loaded later", spec.text, what));
+        warnings.push_back(
+            fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}", spec.text, what, hint));
       } else {
-        throw UserError(fmt::format("unknown region '{}': {}", spec.text, what));
+        throw UserError(fmt::format("unknown region '{}': {}{}", spec.text, what, hint));
       }
     }
   }

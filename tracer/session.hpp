@@ -29,6 +29,7 @@ struct SessionOptions {
   bool follow_fork = false;       // measure child processes too
   regions::Scope scope = regions::Scope::Process;
   bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
+  bool record_modules = false;    // keep every module the program maps until it ends (symbols --run)
   // Called once, when the program's regions have resolved (nothing more can be bad input).
   std::function<void()> on_ready;
   // The group key of a call of a function region, from its arguments at entry ("" = none).
@@ -53,7 +54,10 @@ struct SessionOutcome {
   double wall_time_s = 0;
   std::vector<std::string> warnings;
   std::optional<uint64_t> cache_evictions;  // --cache-state cold: evictions made; null: none asked
-  std::vector<symbolizer::LoadedModule> modules;  // modules at entry (stop_at_entry)
+  // stop_at_entry: the modules at entry; record_modules: every module the launched process's
+  // last program image mapped, in the order they appeared.
+  std::vector<symbolizer::LoadedModule> modules;
+  std::vector<std::string> loaded_late;  // paths among `modules` that appeared after the entry point (dlopen)
 };
 
 class Session : public regions::CountSource {

@@ -201,6 +201,7 @@ int run(const RunOptions& o) {
   res.term_signal = last.term_signal;
   res.complete = last.complete;
   res.regions = assemble_regions(planner, agg, backend->events(), backend_name, counting.event_set);
+  for (auto& w : planner_notes(planner)) res.warnings.push_back(std::move(w));
   // Which probe mechanism gave each region's calls and times (docs/result-schema.md).
   for (size_t id = 0; id < res.regions.size(); ++id) {
     std::string calls = o.no_ptrace ? "agent" : "breakpoint";
@@ -253,7 +254,7 @@ int run(const RunOptions& o) {
 
 }  // namespace
 
-Runner setup_run(CLI::App& sub) {
+Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<RunOptions>();
   sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
       ->take_all();
@@ -283,9 +284,10 @@ Runner setup_run(CLI::App& sub) {
                                "combined mode (default): the in-process agent (LD_PRELOAD) measures the functions "
                                "every call of which goes through the dynamic linker, breakpoints the rest; "
                                "--no-preload: breakpoints only (docs/preload.md)");
-  sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
-  return [o, preload] {
+  sub.footer(kProgramFooter);
+  return [o, preload, &program] {
     o->preload_given = preload->count() > 0;
+    o->command = program;
     return run(*o);
   };
 }

@@ -1,0 +1,130 @@
+// Real programs, profiled by the names their users type, with exact W under the emulation
+// backend: g++ -O3 clones, a C++ template method, a gfortran module subroutine (fixtures in
+// tests/fixtures/real, built with Debian's compilers), numpy and SciPy (Debian's
+// python3-numpy, python3-scipy on OpenBLAS). Sizes are small: emulation is slow.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+constexpr double kN = 1000;  // the fixtures' default size
+
+json emul_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
+              RunResult* out = nullptr, std::map<std::string, std::string> env = {}) {
+  std::vector<std::string> args{"run", "--backend", "emul", "--no-cache-sim"};
+  for (const auto& r : regions) args.insert(args.end(), {"--region", r});
+  args.push_back("--");
+  args.insert(args.end(), program.begin(), program.end());
+  RunOptions ro;
+  ro.env = std::move(env);
+  ro.timeout = 120s;
+  auto r = sb.roofprof(args, ro);
+  EXPECT_EQ(r.exit_code(), 0) << r.diag();
+  if (out) *out = r;
+  return load_result(r);
+}
+
+std::vector<std::string> location_symbols(const json& reg) {
+  std::vector<std::string> out;
+  for (const auto& l : reg["locations"]) out.push_back(l["symbol"]);
+  return out;
+}
+
+TEST(RealPrograms, GccO3ClonesAreTheFunction) {
+  Sandbox sb;
+  RunResult r;
+  json doc = emul_run(sb, {"kern_axpy", "ns::dot", "triad"}, {fixture("real_clones")}, &r);
+  json axpy = region(doc, "kern_axpy"), dot = region(doc, "ns::dot"), triad = region(doc, "triad");
+  ASSERT_FALSE(axpy.is_null() || dot.is_null() || triad.is_null()) << doc.dump(1);
+  EXPECT_EQ(calls(axpy), 20);
+  EXPECT_EQ(axpy["flops"].get<double>(), 20 * 2 * kN);
+  EXPECT_EQ(location_symbols(axpy),
+            std::vector<std::string>{"kern_axpy(int, double, double const*, double*) [clone .constprop.0]"});
+  EXPECT_EQ(calls(dot), 4);
+  EXPECT_EQ(dot["flops"].get<double>(), 4 * 2 * kN);
+  // triad: 3 calls of triad.part.0 from main, one of the origin, which calls triad.part.0 (one call).
+  EXPECT_EQ(calls(triad), 4) << triad.dump();
+  EXPECT_EQ(triad["flops"].get<double>(), 4 * (9 * kN - 2));
+  EXPECT_EQ(location_symbols(triad).size(), 2u) << triad.dump();
+  // The summary lists what each region covers.
+  EXPECT_NE(r.err.find("covers triad(double*, double const*, double const*, double) [clone .part.0]"),
+            std::string::npos) << r.diag();
+}
+
+TEST(RealPrograms, CloneNamesAsSuggestedAreAccepted) {
+  Sandbox sb;
+  for (std::string name : {"ns::dot<double> [clone .isra.0]", "kern_axpy.constprop.0", "ns::dot<double>",
+                           "ns::dot(ns::Vec,ns::Vec)"}) {
+    auto r = sb.roofprof({"run", "--backend", "time", "-q", "--region", name, "--", fixture("real_clones")});
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json reg = region(load_result(r), name);
+    EXPECT_EQ(calls(reg), name.find("dot") != std::string::npos ? 4 : 20) << name << reg.dump();
+  }
+}
+
+TEST(RealPrograms, CxxTemplateMethodByTheNameUsersType) {
+  Sandbox sb;
+  json doc = emul_run(sb, {"ns::Solver::step", "ns::scale(double,double)"}, {fixture("real_template")});
+  json step = region(doc, "ns::Solver::step");
+  EXPECT_EQ(calls(step), 5) << doc.dump(1);
+  EXPECT_EQ(step["flops"].get<double>(), 5 * 2 * kN);
+  EXPECT_EQ(location_symbols(step), std::vector<std::string>{"ns::Solver<double>::step(int)"});
+  json scale = region(doc, "ns::scale(double,double)");
+  EXPECT_EQ(calls(scale), 2);
+  EXPECT_EQ(scale["flops"].get<double>(), 2);
+}
+
+TEST(RealPrograms, BareNamePrefersTheProgramOverLibc) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "--region", "step", "--", fixture("real_template")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  json step = region(doc, "step");
+  EXPECT_EQ(calls(step), 5) << doc.dump(1);
+  for (const auto& l : step["locations"])
+    EXPECT_EQ(l["module"].get<std::string>().find("libc"), std::string::npos) << step.dump();
+  EXPECT_NE(doc["warnings"].dump().find("left out: step in libc.so.6"), std::string::npos) << doc["warnings"];
+  EXPECT_NE(r.err.find("left out: step in libc.so.6"), std::string::npos) << r.diag();
+}
+
+TEST(RealPrograms, GfortranModuleSubroutine) {
+  Sandbox sb;
+  for (std::string name : {"kernel", "mymod::kernel", "__mymod_MOD_kernel"}) {
+    json doc = emul_run(sb, {name}, {fixture("real_fortran")});
+    json reg = region(doc, name);
+    EXPECT_EQ(calls(reg), 7) << name << doc.dump(1);
+    EXPECT_EQ(reg["flops"].get<double>(), 7 * 2 * kN) << name;
+  }
+}
+
+// numpy's a @ b calls OpenBLAS's cblas_dgemm, loaded by dlopen from numpy's extension module.
+TEST(RealPrograms, NumpyMatmulIsCblasDgemm) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/numpy")) GTEST_SKIP() << "python3-numpy is not installed";
+  Sandbox sb;
+  const int n = 60;
+  json doc = emul_run(sb, {"cblas_dgemm"},
+                      {"/usr/bin/python3", "-c",
+                       "import numpy as np\na = np.ones((60, 60))\nb = a @ a\nc = b @ a\nprint(c[0, 0])"},
+                      nullptr, {{"OPENBLAS_NUM_THREADS", "1"}});
+  json reg = region(doc, "cblas_dgemm");
+  ASSERT_EQ(calls(reg), 2) << doc.dump(1);
+  double w = reg["flops"].get<double>(), expected = 2 * 2.0 * n * n * n;
+  EXPECT_NEAR(w, expected, expected * 0.005) << reg.dump();
+}
+
+// SciPy's solve factorises with LAPACK's dgetrf_ (in OpenBLAS's LAPACK).
+TEST(RealPrograms, ScipySolveCallsDgetrf) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/scipy")) GTEST_SKIP() << "python3-scipy is not installed";
+  Sandbox sb;
+  json doc = emul_run(sb, {"dgetrf_"},
+                      {"/usr/bin/python3", "-c",
+                       "import numpy as np, scipy.linalg as la\na = np.eye(40) * 4 + np.ones((40, 40))\n"
+                       "x = la.solve(a, np.ones(40))\nprint(x[0])"},
+                      nullptr, {{"OPENBLAS_NUM_THREADS", "1"}});
+  json reg = region(doc, "dgetrf_");
+  EXPECT_EQ(calls(reg), 1) << doc.dump(1);
+  EXPECT_GT(reg["flops"].get<double>(), 0.0) << reg.dump();
+}
+
+}  // namespace
+}  // namespace it
