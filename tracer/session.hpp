@@ -108,6 +108,10 @@ class Session : public regions::CountSource {
   void start_longjmp_step(Task& t, const user_regs_struct& regs);
   void continue_longjmp_step(Task& t, user_regs_struct& regs);
   void close_unwound(Task& t, uint64_t sp, regions::CloseReason why);
+  // Spans in loops (session_spans.cpp): while a span is open on the only thread of a process,
+  // its START is no boundary, so its breakpoints are lifted until STOP or a new thread.
+  void suspend_span_starts(ThreadGroup& g, regions::RegionId region);
+  void restore_span_starts(Task& t, std::optional<regions::RegionId> only = std::nullopt);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
   void execute_displaced(Task& t, TraceeAddr at, user_regs_struct& regs);
   regions::Boundary boundary(const Task& t, uint64_t sp) const;

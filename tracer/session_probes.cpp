@@ -146,7 +146,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
   for (const Probe& p : probes) {
     switch (p.kind) {
       case ProbeKind::SpanStop:
-        if (measured) tracker_.span_stop(p.region, boundary(t, sp));
+        if (measured && tracker_.span_stop(p.region, boundary(t, sp))) restore_span_starts(t, p.region);
         break;
       case ProbeKind::CatchBegin:
         // Called from the catching frame: that frame's stack pointer is sp + 8.
@@ -189,7 +189,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, user_regs
       g.as->add_probe(TraceeAddr(*ret), r, alloc);
       t.returns.push_back(ReturnWatch{TraceeAddr(*ret), sp});
     } else if (p.kind == ProbeKind::SpanStart) {
-      tracker_.span_start(p.region, boundary(t, sp));
+      if (tracker_.span_start(p.region, boundary(t, sp))) suspend_span_starts(g, p.region);
     }
   }
 }
