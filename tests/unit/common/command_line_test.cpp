@@ -59,8 +59,8 @@ std::string error_of(const V& args) {
 }
 
 TEST(SplitCommandLine, UnknownOptionsAreNamedWithTheClosest) {
-  EXPECT_EQ(error_of({"--regoin", "f", "--", "./app"}).substr(0, 64),
-            "unknown option '--regoin' for roofprof run (did you mean --region");
+  EXPECT_EQ(error_of({"--regoin", "f", "--", "./app"}).rfind("unknown option '--regoin' for roofprof run (did you mean --region?)", 0),
+            0u);
   EXPECT_NE(error_of({"--zzzzzzzz"}).find("unknown option '--zzzzzzzz' for roofprof run;"), std::string::npos);
   EXPECT_NE(error_of({"--output"}).find("option --output needs a value"), std::string::npos);
   EXPECT_NE(error_of({"-qx"}).find("write each flag separately"), std::string::npos);
