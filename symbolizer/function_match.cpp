@@ -33,6 +33,8 @@ bool better_representative(const Symbol& a, const Symbol& b, std::string_view pa
 
 MatchTier match_tier(std::string_view pattern, const LinespecName& parsed, const Symbol& s) {
   if (is_cold_fragment(s.name)) return MatchTier::None;
+  // Exact names first: "f(int) [clone .isra.0]" has glob characters but names one function.
+  if (s.name == pattern || s.short_name == pattern || s.demangled == pattern) return MatchTier::Name;
   if (has_glob_chars(pattern)) {
     bool hit = glob_match(pattern, s.name) || glob_match(pattern, s.short_name) || glob_match(pattern, s.demangled) ||
                glob_match(pattern, display_name(s)) || glob_match(pattern, strip_clone_suffix(s.name));
