@@ -47,7 +47,7 @@ Planner::Planner(std::vector<regions::RegionSpec> specs)
   // Plain names and spans have one region each, known up front, in the order given.
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& s = specs_[i];
-    if (s.kind == RegionKind::Span || !has_glob_chars(s.name)) region_for(i, s.name);
+    if (s.kind == RegionKind::Span || !has_glob_chars(s.name) || s.name.find(" [clone ") != std::string::npos) region_for(i, s.name);
   }
 }
 
@@ -80,7 +80,8 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
     if (spec.kind == RegionKind::Function) {
       auto matches = symbolizer::match_functions(spec.start.symbol, one);
       if (matches.empty()) continue;
-      bool glob = has_glob_chars(spec.start.symbol);
+      // A demangled clone name ("f(int) [clone .isra.0]") has '[' but is no glob.
+      bool glob = has_glob_chars(spec.start.symbol) && spec.start.symbol.find(" [clone ") == std::string::npos;
       bool system = !is_main && is_system_library(elf.path());
       // A plain name is one region, like a gdb breakpoint with several locations: overloads,
       // the function in several scopes, its clones. The program's own modules win over system
