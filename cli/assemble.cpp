@@ -2,6 +2,8 @@
 
 #include "counters/run_backend.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <set>
 #include <tuple>
 
@@ -68,6 +70,17 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
     }
     out.push_back(std::move(r));
   }
+  return out;
+}
+
+std::vector<std::string> planner_notes(const probes::Planner& planner) {
+  std::vector<std::string> out;
+  for (const auto& spec : planner.unresolved())
+    out.push_back(fmt::format("region '{}' never found: no module the program loaded has it", spec));
+  for (const auto& info : planner.regions())
+    if (!info.left_out.empty())
+      out.push_back(fmt::format("region '{}': the program's own functions of that name are measured; left out: {}",
+                                info.name, fmt::join(info.left_out, "; ")));
   return out;
 }
 

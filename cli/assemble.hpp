@@ -17,4 +17,8 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
                                              const std::string& counter_source,
                                              const counters::EventSet* hardware = nullptr);
 
+// Warnings for the result about how names resolved: regions never found (a region found late
+// has no "not found yet" left), functions left out in system libraries.
+std::vector<std::string> planner_notes(const probes::Planner& planner);
+
 }  // namespace roofprof::cli

@@ -4,13 +4,20 @@
 // returns the function that runs it.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace roofprof::cli {
 
 using Runner = std::function<int()>;
 
-Runner setup_run(CLI::App& sub);
-Runner setup_symbols(CLI::App& sub);
+// Subcommands that start a program get it, with its arguments, split off the command line
+// before CLI11 parses it (common/command_line.hpp): `program` is filled before the Runner runs.
+Runner setup_run(CLI::App& sub, const std::vector<std::string>& program);
+Runner setup_symbols(CLI::App& sub, const std::vector<std::string>& program);
+inline constexpr const char* kProgramFooter =
+    "PROGRAM [ARGS...] after -- (or from the program's name on) reach the program verbatim: options there are "
+    "the program's, not roofprof's.";
 Runner setup_report(CLI::App& sub);
 Runner setup_events(CLI::App& sub);
 Runner setup_doctor(CLI::App& sub);

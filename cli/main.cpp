@@ -1,68 +1,144 @@
 // roofprof: roofline profiler for unmodified Linux binaries.
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/command.hpp"
+#include "common/command_line.hpp"
 #include "common/error.hpp"
 
 namespace {
 
+using roofprof::cli::Runner;
+
 struct Subcommand {
   const char* name;
   const char* help;
-  roofprof::cli::Runner (*setup)(CLI::App&);
+  Runner (*setup)(CLI::App&);  // a subcommand without a program, or
+  Runner (*setup_with_program)(CLI::App&, const std::vector<std::string>& program);
 };
 
 constexpr Subcommand kSubcommands[] = {
-    {"run", "trace a program (or attach to one) and measure regions", roofprof::cli::setup_run},
-    {"symbols", "list functions that could be regions (executable and every loaded library)",
+    {"run", "trace a program (or attach to one) and measure regions", nullptr, roofprof::cli::setup_run},
+    {"symbols", "list functions that could be regions (executable and every loaded library)", nullptr,
      roofprof::cli::setup_symbols},
-    {"report", "print the table of one or more result files", roofprof::cli::setup_report},
-    {"events", "show the hardware event set roofprof uses here or on --pmu MODEL", roofprof::cli::setup_events},
-    {"doctor", "check what this machine can measure and how to fix what is missing", roofprof::cli::setup_doctor},
+    {"report", "print the table of one or more result files", roofprof::cli::setup_report, nullptr},
+    {"events", "show the hardware event set roofprof uses here or on --pmu MODEL", roofprof::cli::setup_events,
+     nullptr},
+    {"doctor", "check what this machine can measure and how to fix what is missing", roofprof::cli::setup_doctor,
+     nullptr},
     {"ceilings", "measure (or show the cached) peak flop/s, bandwidth and latency of this machine",
-     roofprof::cli::setup_ceilings},
+     roofprof::cli::setup_ceilings, nullptr},
     {"selftest", "validate W and Q on this machine with kernels of known work and traffic (docs/validation.md)",
-     roofprof::cli::setup_selftest},
+     roofprof::cli::setup_selftest, nullptr},
 };
 
-bool is_subcommand(const char* s) {
+const Subcommand* find_subcommand(const std::string& s) {
   for (const auto& c : kSubcommands)
-    if (std::strcmp(c.name, s) == 0) return true;
-  return false;
+    if (s == c.name) return &c;
+  return nullptr;
+}
+
+std::vector<std::string> subcommand_names() {
+  std::vector<std::string> out;
+  for (const auto& c : kSubcommands) out.push_back(c.name);
+  return out;
+}
+
+// The options of a subcommand as the command-line splitter needs them.
+std::vector<roofprof::OptionShape> option_shapes(const CLI::App& sub) {
+  std::vector<roofprof::OptionShape> out;
+  for (const CLI::Option* opt : sub.get_options()) {
+    if (!opt->nonpositional()) continue;
+    roofprof::OptionShape s;
+    for (const auto& n : opt->get_lnames()) s.names.push_back("--" + n);
+    for (const auto& n : opt->get_snames()) s.names.push_back("-" + n);
+    s.takes_value = opt->get_expected_max() > 0 && opt->get_type_size_max() > 0;  // flags expect 0
+    s.multi_value = s.takes_value && (opt->get_items_expected_max() > 1 || opt->get_allow_extra_args());
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// "The following argument was not expected: --regoin" -> a line naming it, with the nearest option.
+std::string explain_extras(const CLI::App& app, const std::string& what) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    std::vector<std::string> names;
+    for (const auto& s : option_shapes(*sub))
+      for (const auto& n : s.names)
+        if (n.size() > 2) names.push_back(n);
+    for (const auto& extra : sub->remaining())
+      if (extra.size() > 1 && extra[0] == '-')
+        return "unknown option '" + extra + "' for roofprof " + sub->get_name() +
+               roofprof::did_you_mean_phrase(roofprof::did_you_mean(extra.substr(0, extra.find('=')), names)) +
+               " (see roofprof " + sub->get_name() + " --help)";
+  }
+  return what + " (see roofprof --help)";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `roofprof --region f -- ./app` is `roofprof run --region f -- ./app`.
-  std::vector<char*> args(argv, argv + argc);
-  if (argc > 1 && !is_subcommand(argv[1]) && std::strcmp(argv[1], "--help") != 0 &&
-      std::strcmp(argv[1], "-h") != 0 && std::strcmp(argv[1], "--version") != 0) {
-    static char run[] = "run";
-    args.insert(args.begin() + 1, run);
-  }
-
+  std::vector<std::string> args(argv + 1, argv + argc);
   CLI::App app{"roofprof: roofline profiler for unmodified Linux binaries"};
   app.set_version_flag("--version", std::string(ROOFPROF_VERSION));
   app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, roofprof::cli::Runner>> runners;
+  std::vector<std::string> program;  // the program and its arguments, never parsed as roofprof's
+  std::vector<std::pair<CLI::App*, Runner>> runners;
+  std::map<std::string, CLI::App*> subs;
   for (const auto& c : kSubcommands) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
-    runners.emplace_back(sub, c.setup(*sub));
+    runners.emplace_back(sub, c.setup ? c.setup(*sub) : c.setup_with_program(*sub, program));
+    subs[c.name] = sub;
+  }
+
+  std::vector<std::string> to_parse;  // argv for CLI11, in reverse order (its vector form)
+  try {
+    // `roofprof --region f -- ./app` is `roofprof run --region f -- ./app`.
+    bool top_level = args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "--version";
+    const Subcommand* cmd = top_level ? nullptr : find_subcommand(args[0]);
+    if (!top_level && !cmd && !(args[0].size() > 1 && args[0][0] == '-')) {
+      const std::string& word = args[0];
+      if (word.find('/') != std::string::npos)
+        throw roofprof::UserError("'" + word + "' is not a subcommand; to profile a program: roofprof --region "
+                                  "FUNCTION -- " + word + " [ARGS...]");
+      throw roofprof::UserError(
+          "unknown subcommand '" + word + "'" +
+          roofprof::did_you_mean_phrase(roofprof::did_you_mean(word, subcommand_names())) +
+          "; subcommands: run, symbols, report, events, doctor, ceilings, selftest (see roofprof --help)");
+    }
+    if (!top_level && !cmd) {
+      cmd = find_subcommand("run");
+      args.insert(args.begin(), "run");
+    }
+    if (cmd && cmd->setup_with_program) {
+      std::vector<std::string> rest(args.begin() + 1, args.end());
+      auto split = roofprof::split_command_line(rest, option_shapes(*subs[cmd->name]),
+                                                std::string("roofprof ") + cmd->name);
+      program = std::move(split.program);
+      args.resize(1);
+      args.insert(args.end(), split.options.begin(), split.options.end());
+    }
+  } catch (const roofprof::UserError& e) {
+    std::fprintf(stderr, "roofprof: %s\n", e.what());
+    return roofprof::kUserErrorExit;
   }
 
   try {
-    app.parse(int(args.size()), args.data());
+    to_parse.assign(args.rbegin(), args.rend());
+    app.parse(to_parse);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::fprintf(stderr, "roofprof: %s\n", explain_extras(app, e.what()).c_str());
+    return roofprof::kUserErrorExit;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "roofprof: %s (see roofprof --help)\n", e.what());
     return roofprof::kUserErrorExit;

@@ -33,12 +33,21 @@ bool address_in_module(const Location& loc, const symbolizer::ElfFile& elf, bool
 
 }  // namespace
 
+bool is_system_library(std::string_view path) {
+  for (std::string_view dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/"})
+    if (path.rfind(dir, 0) == 0) return true;
+  return false;
+}
+
 Planner::Planner(std::vector<regions::RegionSpec> specs)
-    : specs_(std::move(specs)), spec_start_found_(specs_.size()), spec_stop_found_(specs_.size()) {
+    : specs_(std::move(specs)),
+      spec_start_found_(specs_.size()),
+      spec_stop_found_(specs_.size()),
+      spec_own_found_(specs_.size()) {
   // Plain names and spans have one region each, known up front, in the order given.
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& s = specs_[i];
-    if (s.kind == RegionKind::Span || !has_glob_chars(s.name)) region_for(i, s.name);
+    if (s.kind == RegionKind::Span || !has_glob_chars(s.name) || s.name.find(" [clone ") != std::string::npos) region_for(i, s.name);
   }
 }
 
@@ -95,12 +104,18 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
     if (spec.kind == RegionKind::Function) {
       auto matches = symbolizer::match_functions(spec.start.symbol, one);
       if (matches.empty()) continue;
-      bool glob = has_glob_chars(spec.start.symbol);
-      if (!glob && matches.size() > 1) {
-        std::string names;
-        for (const auto& m : matches) names += (names.empty() ? "" : ", ") + m.name;
-        throw UserError(fmt::format("region '{}' is ambiguous in {}: {}; give the full signature or a glob",
-                                    spec.text, path_basename(elf.path()), names));
+      // A demangled clone name ("f(int) [clone .isra.0]") has '[' but is no glob.
+      bool glob = has_glob_chars(spec.start.symbol) && spec.start.symbol.find(" [clone ") == std::string::npos;
+      bool system = !is_main && is_system_library(elf.path());
+      // A plain name is one region, like a gdb breakpoint with several locations: overloads,
+      // the function in several scopes, its clones. The program's own modules win over system
+      // libraries: matches there are left out (and said so) once the program has the name.
+      if (!glob && system && spec_own_found_[i]) {
+        std::vector<std::string> names;
+        for (const auto& m : matches) names.push_back(m.name);
+        regions_[region_for(i, spec.name)].left_out.push_back(
+            fmt::format("{} in {}", fmt::join(names, ", "), path_basename(elf.path())));
+        continue;
       }
       for (const auto& m : matches) {
         if (const char* why = not_a_called_function(m.name)) {
@@ -113,6 +128,7 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
         for (const auto& site : m.sites) add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
       }
       spec_start_found_[i] = true;
+      if (!system) spec_own_found_[i] = true;
       continue;
     }
     // Span: START and STOP may lie in different modules.
@@ -130,8 +146,16 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
   return out;
 }
 
+std::vector<std::string> Planner::unresolved() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (!spec_start_found_[i] || (specs_[i].kind == RegionKind::Span && !spec_stop_found_[i]))
+      out.push_back(specs_[i].text);
+  return out;
+}
+
 std::vector<std::string> Planner::check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
-                                                 bool more_may_load) const {
+                                                 bool more_may_load, std::string_view hint) const {
   std::vector<std::string> warnings;
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
@@ -152,9 +176,10 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
                            loc->module.empty() ? "the executable" : loc->module);
       }
       if (more_may_load) {
-        warnings.push_back(fmt::format("region '{}' not found yet ({}); watching libraries loaded later", spec.text, what));
+        warnings.push_back(
+            fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}", spec.text, what, hint));
       } else {
-        throw UserError(fmt::format("unknown region '{}': {}", spec.text, what));
+        throw UserError(fmt::format("unknown region '{}': {}{}", spec.text, what, hint));
       }
     }
   }

@@ -4,6 +4,7 @@
 // same thing whichever one measures it.
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "regions/spec.hpp"
@@ -28,22 +29,31 @@ struct RegionInfo {
   regions::RegionKind kind = regions::RegionKind::Function;
   std::string spec;                 // as written by the user
   std::vector<PlannedProbe> sites;  // every site placed so far
+  // Functions of the name left out because the program's own modules have it: "step in libc.so.6".
+  std::vector<std::string> left_out;
 };
+
+// A library installed by the system (under /lib, /usr/lib, ...), not one of the program's own.
+bool is_system_library(std::string_view path);
 
 class Planner {
  public:
   explicit Planner(std::vector<regions::RegionSpec> specs);
 
   // Probes to place in a module that just appeared (`is_main`: the executable, which is the
-  // module bare addresses refer to). New regions may be created (glob matches). Throws
-  // UserError when a plain name is ambiguous (lists the candidates).
+  // module bare addresses refer to). New regions may be created (glob matches). A plain name
+  // is one region covering every function it names (symbolizer/linespec.hpp); in a system
+  // library it is left out once the program's own modules have it (RegionInfo::left_out).
   std::vector<PlannedProbe> probes_for(const symbolizer::ElfFile& elf, bool is_main);
 
   // Throws UserError for the first spec with no site so far, listing the closest names in
   // `modules`. `more_may_load`: the program can still dlopen libraries; then unresolved specs
   // only produce warnings (returned) and stay pending.
+  // `hint` ends every message (e.g. "; ... add --follow-fork").
   std::vector<std::string> check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
-                                          bool more_may_load) const;
+                                          bool more_may_load, std::string_view hint = {}) const;
+  // The specs (as written) whose functions or START/STOP were never found in any module.
+  std::vector<std::string> unresolved() const;
 
   const std::vector<RegionInfo>& regions() const { return regions_; }
   const std::vector<regions::RegionSpec>& specs() const { return specs_; }
@@ -57,6 +67,7 @@ class Planner {
   std::vector<RegionInfo> regions_;
   std::map<std::pair<size_t, std::string>, regions::RegionId> by_spec_and_name_;
   std::vector<bool> spec_start_found_, spec_stop_found_;
+  std::vector<bool> spec_own_found_;  // a function spec matched in the executable or a non-system library
 };
 
 }  // namespace roofprof::probes

@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <fmt/ranges.h>
 #include <set>
 
+#include "common/strings.hpp"
 #include "report/format.hpp"
 #include "report/run_facts.hpp"
 
@@ -25,8 +28,11 @@ std::string backend_note(const std::optional<std::string>& source, bool scaled) 
   return note;
 }
 
+// "never found" (no site was ever placed) is not "found, never called".
 std::string region_heading(const result::Region& r) {
-  if (r.calls == 0) return fmt::format("  {} ({}): never entered\n", r.name, r.kind);
+  if (r.calls == 0 && r.locations.empty())
+    return fmt::format("  {} ({}): never found (no module the program loaded has it)\n", r.name, r.kind);
+  if (r.calls == 0) return fmt::format("  {} ({}): found, never entered\n", r.name, r.kind);
   return fmt::format("  {} ({}): {} {}, {} {}\n", r.name, r.kind, format_count(double(r.calls)),
                      r.calls == 1 ? "call" : "calls", r.threads,
                      r.threads == 1 ? "thread" : "threads");
@@ -89,8 +95,26 @@ std::string work_lines(const result::Region& r) {
   return out;
 }
 
+// The functions a function region covers, when that is not just the one its name says:
+// "covers kern_axpy, kern_axpy.constprop.0 (run_clones)".
+std::string covers_line(const result::Region& r) {
+  std::vector<std::string> symbols;
+  std::set<std::string> modules;
+  for (const auto& l : r.locations) {
+    if (l.role != "entry" || l.symbol.empty()) continue;
+    if (std::find(symbols.begin(), symbols.end(), l.symbol) == symbols.end()) symbols.push_back(l.symbol);
+    modules.insert(std::string(path_basename(l.module)));
+  }
+  if (symbols.empty() || (symbols.size() == 1 && symbols[0] == r.name)) return "";
+  constexpr size_t kShown = 8;
+  std::string list;
+  for (size_t i = 0; i < symbols.size() && i < kShown; ++i) list += (i ? ", " : "") + symbols[i];
+  if (symbols.size() > kShown) list += fmt::format(" and {} more", symbols.size() - kShown);
+  return fmt::format("    covers {} ({})\n", list, fmt::join(modules, ", "));
+}
+
 std::string region_block(const result::Run& run, const result::Region& r) {
-  std::string out = region_heading(r);
+  std::string out = region_heading(r) + covers_line(r);
   if (r.calls == 0) return out;  // nothing was measured inside it
   out += time_lines(r);
   out += counter_lines(run, r);

@@ -11,7 +11,7 @@ PACKAGES=(
   valgrind
   libopenblas-dev libfftw3-dev
   openmpi-bin libopenmpi-dev
-  python3
+  python3 python3-numpy python3-scipy gfortran
   clang           # libFuzzer for tests/fuzz (the main build uses g++)
   chromium chromium-driver
 )

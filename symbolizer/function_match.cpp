@@ -7,6 +7,7 @@
 
 #include "common/strings.hpp"
 #include "symbolizer/demangle.hpp"
+#include "symbolizer/linespec.hpp"
 #include "symbolizer/modules.hpp"
 
 namespace roofprof::symbolizer {
@@ -30,34 +31,59 @@ bool better_representative(const Symbol& a, const Symbol& b, std::string_view pa
 
 }  // namespace
 
-bool symbol_matches(std::string_view pattern, const Symbol& s) {
+MatchTier match_tier(std::string_view pattern, const LinespecName& parsed, const Symbol& s) {
+  if (is_cold_fragment(s.name)) return MatchTier::None;
+  // Exact names first: "f(int) [clone .isra.0]" has glob characters but names one function.
+  if (s.name == pattern || s.short_name == pattern || s.demangled == pattern) return MatchTier::Name;
   if (has_glob_chars(pattern)) {
-    if (is_cold_fragment(s.name)) return false;
-    return glob_match(pattern, s.name) || glob_match(pattern, s.short_name) ||
-           glob_match(pattern, s.demangled);
+    bool hit = glob_match(pattern, s.name) || glob_match(pattern, s.short_name) || glob_match(pattern, s.demangled) ||
+               glob_match(pattern, display_name(s)) || glob_match(pattern, strip_clone_suffix(s.name));
+    return hit ? MatchTier::Name : MatchTier::None;
   }
-  return s.name == pattern || s.short_name == pattern || s.demangled == pattern;
+  if (s.name == pattern || s.short_name == pattern || s.demangled == pattern) return MatchTier::Name;
+  // Cheap test first: the pattern's last identifier is spelled in every name the symbol answers to.
+  const std::string& last = parsed.scopes.empty() ? std::string() : parsed.scopes.back();
+  std::string_view ident = std::string_view(last).substr(0, last.find('<'));
+  if (ident.empty() || s.name.find(ident) == std::string::npos) return MatchTier::None;
+  if (strip_clone_suffix(s.name) == pattern || strip_clone_suffix(s.demangled) == pattern ||
+      display_name(s) == pattern)
+    return MatchTier::Name;
+  MatchTier best = MatchTier::None;
+  for (const auto& n : linespec_names(s)) {
+    if (!linespec_matches(parsed, n)) continue;
+    if (!n.fortran_external) return MatchTier::Name;
+    best = MatchTier::FortranExternal;
+  }
+  return best;
 }
 
 std::vector<FunctionMatch> match_functions(std::string_view pattern,
                                            const std::vector<const ElfFile*>& modules) {
-  // 1. Matching symbols, aliases (same module, same address) merged into one candidate.
+  // 1. Matching symbols, aliases (same module, same address) merged into one candidate. A
+  // Fortran external's spelling without '_' counts only where nothing matches otherwise.
+  LinespecName parsed = parse_linespec(pattern);
   std::map<std::pair<size_t, uint64_t>, const Symbol*> sites;
+  std::map<std::pair<size_t, uint64_t>, const Symbol*> externals;
   for (size_t m = 0; m < modules.size(); ++m) {
     for (const Symbol& s : modules[m]->functions()) {
-      if (!symbol_matches(pattern, s)) continue;
-      auto [it, inserted] = sites.try_emplace({m, s.value}, &s);
+      MatchTier tier = match_tier(pattern, parsed, s);
+      if (tier == MatchTier::None) continue;
+      auto& into = tier == MatchTier::Name ? sites : externals;
+      auto [it, inserted] = into.try_emplace({m, s.value}, &s);
       if (!inserted && better_representative(s, *it->second, pattern)) it->second = &s;
     }
   }
+  if (sites.empty()) sites = std::move(externals);
   std::vector<Candidate> found;
   for (const auto& [key, sym] : sites) found.push_back(Candidate{key.first, sym});
 
-  // 2. Display names: the short name, unless two different signatures share it (overloads).
-  std::map<std::string_view, std::set<std::string_view>> signatures;
-  for (const auto& c : found) signatures[c.symbol->short_name].insert(c.symbol->demangled);
+  // 2. Display names: the function's name (clones under their origin's), unless two different
+  // signatures share it (overloads).
+  std::map<std::string, std::set<std::string>> signatures;
+  for (const auto& c : found) signatures[display_name(*c.symbol)].insert(strip_clone_suffix(c.symbol->demangled));
   auto display = [&](const Symbol& s) {
-    return signatures[s.short_name].size() > 1 ? s.demangled : s.short_name;
+    std::string name = display_name(s);
+    return signatures[name].size() > 1 ? strip_clone_suffix(s.demangled) : name;
   };
 
   // 3. Group sites by display name; sites in module order, then address.
@@ -101,10 +127,10 @@ std::vector<Site> resolve_location(const regions::Location& loc, const ElfFile& 
 }
 
 std::vector<std::string> all_function_names(const std::vector<const ElfFile*>& modules) {
-  std::set<std::string_view> names;
+  std::set<std::string> names;
   for (const ElfFile* m : modules) {
     for (const Symbol& s : m->functions()) {
-      if (!is_cold_fragment(s.name)) names.insert(s.short_name);
+      if (!is_cold_fragment(s.name)) names.insert(display_name(s));
     }
   }
   return {names.begin(), names.end()};

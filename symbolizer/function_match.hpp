@@ -3,11 +3,15 @@
 #include <string_view>
 
 #include "symbolizer/elf_file.hpp"
+#include "symbolizer/linespec.hpp"
 
 namespace roofprof::symbolizer {
 
-// `pattern` equals (or, with glob characters, glob-matches) the mangled name, the demangled
-// name, or the short name (demangled without parameter list). Cold fragments never glob-match.
-bool symbol_matches(std::string_view pattern, const Symbol& s);
+// How a symbol matches a pattern. Name: the pattern equals (or, with glob characters,
+// glob-matches) the mangled, demangled, short or display name, or matches it as a linespec
+// (symbolizer/linespec.hpp). FortranExternal: only "kernel" for "kernel_", used where nothing
+// matches by Name. Cold fragments never match: they are not entries.
+enum class MatchTier { None, Name, FortranExternal };
+MatchTier match_tier(std::string_view pattern, const LinespecName& parsed, const Symbol& s);
 
 }  // namespace roofprof::symbolizer

@@ -332,6 +332,7 @@ void Session::on_new_child(Task& parent, int event) {
   Task* c = nullptr;
   bool is_thread = event == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == pg.tgid;
   if (is_thread) {
+    restore_span_starts(parent);  // START is a boundary again for the new thread
     c = &new_task(pg, child);
     if (pg.counters) pg.counters->add_thread(child);
   } else {
@@ -411,6 +412,7 @@ void Session::on_exec(Task& t) {
   if (g.as.use_count() > 1) g.as = std::make_shared<AddressSpace>(g.tgid);  // was shared with a vfork parent
   else g.as->reset(g.tgid);
   g.modules.clear();
+  g.suspended_starts.clear();  // the breakpoints went with the old image
   g.initial_check_done = false;
   g.exiting = false;
   if (g.counters && !g.counters->has_thread(t.tid)) g.counters->add_thread(t.tid);

@@ -31,6 +31,7 @@ struct SessionOptions {
   bool follow_fork = false;       // measure child processes too
   regions::Scope scope = regions::Scope::Process;
   bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
+  bool record_modules = false;    // keep every module the program maps until it ends (symbols --run)
   // Called once, when the program's regions have resolved (nothing more can be bad input).
   std::function<void()> on_ready;
   // The group key of a call of a function region, from its arguments at entry ("" = none).
@@ -58,7 +59,10 @@ struct SessionOutcome {
   double wall_time_s = 0;
   std::vector<std::string> warnings;
   std::optional<uint64_t> cache_evictions;  // --cache-state cold: evictions made; null: none asked
-  std::vector<symbolizer::LoadedModule> modules;  // modules at entry (stop_at_entry)
+  // stop_at_entry: the modules at entry; record_modules: every module the launched process's
+  // last program image mapped, in the order they appeared.
+  std::vector<symbolizer::LoadedModule> modules;
+  std::vector<std::string> loaded_late;  // paths among `modules` that appeared after the entry point (dlopen)
 };
 
 class Session : public regions::CountSource {
@@ -112,6 +116,10 @@ class Session : public regions::CountSource {
   void handle_probes(Task& t, const std::vector<Probe>& probes, const user_regs_struct& regs);
   void continue_longjmp_step(Task& t, const user_regs_struct& regs);
   void close_unwound(Task& t, uint64_t sp, regions::CloseReason why);
+  // Spans in loops (session_spans.cpp): while a span is open on the only thread of a process,
+  // its START is no boundary, so its breakpoints are lifted until STOP or a new thread.
+  void suspend_span_starts(ThreadGroup& g, regions::RegionId region);
+  void restore_span_starts(Task& t, std::optional<regions::RegionId> only = std::nullopt);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
   void execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs);
   // A boundary of `t` now, read from this session's counters. In the combined mode the

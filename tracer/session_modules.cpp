@@ -54,6 +54,21 @@ std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfF
   return out;
 }
 
+// When the program running now is a shell or a launcher, regions are probably in a program it
+// starts in a child process: a hint for "not found" messages.
+std::string launcher_hint(pid_t tgid, bool follow_fork) {
+  if (follow_fork) return "";
+  char exe[4096];
+  ssize_t n = readlink(("/proc/" + std::to_string(tgid) + "/exe").c_str(), exe, sizeof exe - 1);
+  std::string base(path_basename(n > 0 ? std::string_view(exe, size_t(n)) : std::string_view()));
+  for (const char* l : {"sh", "bash", "dash", "zsh", "ksh", "env", "mpirun", "mpiexec", "orterun", "prterun", "srun",
+                        "nohup", "timeout", "time", "xargs", "make"})
+    if (base == l)
+      return "; the program running is " + base + ", a script or launcher: if it starts the program in a child "
+             "process, add --follow-fork";
+  return "";
+}
+
 }  // namespace
 
 std::vector<const symbolizer::ElfFile*> Session::module_files(const ThreadGroup& g) const {
@@ -70,11 +85,17 @@ void Session::scan_modules(Task& t) {
   auto now = symbolizer::loaded_modules(g.tgid, elf_cache_);
   std::set<std::pair<std::string, uint64_t>> present;
   bool added = false;
+  bool record = (opts_.stop_at_entry || opts_.record_modules) && g.tgid == main_pid_;
+  if (record && g.modules.empty()) outcome_.modules.clear(), outcome_.loaded_late.clear();  // a new image (exec)
   for (const auto& m : now) {
     auto key = std::make_pair(m.path, m.start);
     present.insert(key);
     if (g.modules.count(key)) continue;
     g.modules.emplace(key, m);
+    if (record) {
+      outcome_.modules.push_back(m);
+      if (g.initial_check_done) outcome_.loaded_late.push_back(m.path);
+    }
     place_probes(t, m, m.path == exe_path);
     added = true;
   }
@@ -118,18 +139,14 @@ void Session::initial_check(Task& t) {
   bool may_dlopen = opts_.follow_fork || std::any_of(files.begin(), files.end(), [](const symbolizer::ElfFile* f) {
                       return f->imports("dlopen");
                     });
-  for (auto& w : planner_.check_resolved(files, may_dlopen)) {
+  // Said now; the result says at the end which regions were never found (Planner::unresolved).
+  for (auto& w : planner_.check_resolved(files, may_dlopen, launcher_hint(g.tgid, opts_.follow_fork)))
     std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
-    outcome_.warnings.push_back(std::move(w));
-  }
   if (opts_.on_ready && g.tgid == main_pid_) {
     opts_.on_ready();
     opts_.on_ready = nullptr;
   }
-  if (opts_.stop_at_entry) {
-    for (const auto& [key, m] : g.modules) outcome_.modules.push_back(m);
-    finish_requested_ = true;
-  }
+  if (opts_.stop_at_entry) finish_requested_ = true;
 }
 
 bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {

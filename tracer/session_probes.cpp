@@ -152,7 +152,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
   for (const Probe& p : probes) {
     switch (p.kind) {
       case ProbeKind::SpanStop:
-        if (measured) tracker_.span_stop(p.region, boundary(t, sp));
+        if (measured && tracker_.span_stop(p.region, boundary(t, sp))) restore_span_starts(t, p.region);
         break;
       case ProbeKind::CatchBegin:
         // Called from the catching frame: that frame's stack pointer is sp + 8.
@@ -205,7 +205,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
       }
       t.returns.push_back(ReturnWatch{TraceeAddr(*ret), sp});
     } else if (p.kind == ProbeKind::SpanStart) {
-      tracker_.span_start(p.region, boundary(t, sp));
+      if (tracker_.span_start(p.region, boundary(t, sp))) suspend_span_starts(g, p.region);
     }
   }
 }

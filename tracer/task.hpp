@@ -120,6 +120,8 @@ struct ThreadGroup {
   bool initial_check_done = false;
   TraceeAddr entry_point;
   std::map<pid_t, std::unique_ptr<Task>> tasks;
+  // Span START breakpoints lifted while their span is open (session_spans.cpp).
+  std::map<regions::RegionId, std::vector<TraceeAddr>> suspended_starts;
 };
 
 }  // namespace roofprof::tracer

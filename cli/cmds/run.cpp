@@ -277,6 +277,7 @@ int run(const RunOptions& o) {
   res.term_signal = last.term_signal;
   res.complete = last.complete;
   res.regions = assemble_regions(planner, agg, backend.events(), backend.name(), m.counting.event_set);
+  for (auto& w : planner_notes(planner)) res.warnings.push_back(std::move(w));
   note_mechanisms(m.plan, native, res.regions);
   std::string emulation_error;
   bool emulation_interrupted = false;
@@ -303,7 +304,7 @@ int run(const RunOptions& o) {
 
 }  // namespace
 
-Runner setup_run(CLI::App& sub) {
+Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<RunOptions>();
   sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
       ->take_all();
@@ -333,9 +334,10 @@ Runner setup_run(CLI::App& sub) {
                                "combined mode (default): the in-process agent (LD_PRELOAD) measures the functions "
                                "every call of which goes through the dynamic linker, breakpoints the rest; "
                                "--no-preload: breakpoints only (docs/preload.md)");
-  sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
-  return [o, preload] {
+  sub.footer(kProgramFooter);
+  return [o, preload, &program] {
     o->preload_given = preload->count() > 0;
+    o->command = program;
     return run(*o);
   };
 }

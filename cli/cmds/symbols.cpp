@@ -1,8 +1,10 @@
 // roofprof symbols: which functions could be regions, in the executable and every library
-// it loads (the program is started, stopped at its entry point and killed).
+// it loads (the program is started, stopped at its entry point and killed; with --run it runs
+// to its end, and libraries it loaded by dlopen are listed too, marked so).
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <set>
 
 #include "cli/command.hpp"
 #include "common/error.hpp"
@@ -18,6 +20,7 @@ namespace {
 struct SymbolsOptions {
   std::string match;
   int pid = 0;
+  bool run = false;
   std::vector<std::string> command;
 };
 
@@ -29,22 +32,27 @@ bool matches(const std::string& pattern, const symbolizer::Symbol& s) {
 
 int run(const SymbolsOptions& o) {
   if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
+  if (o.run && o.pid) throw UserError("--run starts the program: give -- PROGRAM [ARGS...] instead of --pid");
   auto backend = counters::make_null_backend();
   probes::Planner planner({});
   tracer::SessionOptions so;
   so.argv = o.command;
   so.attach_pid = o.pid;
-  so.stop_at_entry = true;
+  so.stop_at_entry = !o.run;
+  so.record_modules = o.run;
+  so.follow_fork = false;
   regions::Tracker tracker([](regions::Instance&&) {});  // no regions: nothing opens
   tracer::Session session(so, *backend, planner, tracker);
+  if (o.run) supervisor::install_signal_policy();
   auto outcome = session.run();
+  std::set<std::string> late(outcome.loaded_late.begin(), outcome.loaded_late.end());
   size_t total = 0;
   for (const auto& m : outcome.modules) {
     std::vector<const symbolizer::Symbol*> hits;
     for (const auto& s : m.elf->functions())
       if (matches(o.match, s)) hits.push_back(&s);
     if (hits.empty()) continue;
-    std::printf("%s\n", m.path.c_str());
+    std::printf("%s%s\n", m.path.c_str(), late.count(m.path) ? "  (loaded by dlopen)" : "");
     for (const auto* s : hits) {
       std::printf("  %#10llx  %s", static_cast<unsigned long long>(s->value), s->demangled.c_str());
       if (s->demangled != s->name) std::printf("  [%s]", s->name.c_str());
@@ -52,19 +60,27 @@ int run(const SymbolsOptions& o) {
     }
     total += hits.size();
   }
-  std::fprintf(stderr, "roofprof: %zu functions in %zu modules%s\n", total, outcome.modules.size(),
-               o.match.empty() ? "" : fmt::format(" match '{}'", o.match).c_str());
-  return 0;
+  std::fprintf(stderr, "roofprof: %zu functions in %zu modules%s%s\n", total, outcome.modules.size(),
+               o.match.empty() ? "" : fmt::format(" match '{}'", o.match).c_str(),
+               o.run ? fmt::format(" ({} loaded by dlopen)", late.size()).c_str() : "");
+  if (o.run && outcome.term_signal) return 128 + *outcome.term_signal;
+  return o.run ? outcome.exit_status.value_or(0) : 0;
 }
 
 }  // namespace
 
-Runner setup_symbols(CLI::App& sub) {
+Runner setup_symbols(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<SymbolsOptions>();
   sub.add_option("--match,-m", o->match, "substring or glob of the names to list");
   sub.add_option("--pid,-p", o->pid, "list the modules of a running process");
-  sub.add_option("command", o->command, "-- PROGRAM [ARGS...]");
-  return [o] { return run(*o); };
+  sub.add_flag("--run", o->run,
+               "run the program to its end (not only to its entry point) and list every library it loaded, "
+               "those loaded by dlopen marked so (numpy loads OpenBLAS that way)");
+  sub.footer(kProgramFooter);
+  return [o, &program] {
+    o->command = program;
+    return run(*o);
+  };
 }
 
 }  // namespace roofprof::cli

@@ -18,6 +18,23 @@ TEST(RunDlopen, SymbolInLibraryLoadedLater) {
   ASSERT_TRUE(reg["locations"].is_array() && !reg["locations"].empty()) << reg.dump();
   EXPECT_NE(reg["locations"][0]["module"].get<std::string>().find("librun_dlplug.so"), std::string::npos)
       << reg.dump();
+  // "Not found yet" at start, found later: nothing of it is left in the result.
+  EXPECT_NE(r.err.find("not found yet"), std::string::npos) << r.diag();
+  EXPECT_EQ(doc["warnings"].size(), 0u) << doc["warnings"].dump(1);
+}
+
+// Never found (the program can dlopen, so no error at start) is not "found, never called".
+TEST(RunDlopen, NeverFoundIsNotFoundNeverCalled) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "--region", "no_such_function", "--region", "plugin_work",
+                        "--", fixture("run_dlopen_app"), fixture("librun_dlplug.so")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  EXPECT_EQ(calls(region(doc, "plugin_work")), 5);
+  EXPECT_EQ(calls(region(doc, "no_such_function")), 0);
+  EXPECT_NE(doc["warnings"].dump().find("region 'no_such_function' never found"), std::string::npos)
+      << doc["warnings"].dump(1);
+  EXPECT_NE(r.err.find("no_such_function (function): never found"), std::string::npos) << r.diag();
 }
 
 }  // namespace

@@ -59,3 +59,36 @@ TEST(RegionNames, FullSignatureSelectsOneOverload) {
 
 }  // namespace
 }  // namespace it
+
+namespace it {
+namespace {
+
+// numpy loads OpenBLAS by dlopen: `symbols --run` runs the program to its end and lists it, marked.
+TEST(SymbolsRun, ListsLibrariesLoadedByDlopen) {
+  Sandbox sb;
+  std::string lib = fixture("librun_dlplug.so");
+  auto r = sb.roofprof({"symbols", "--run", "--match", "plugin_work", "--", fixture("run_dlopen_app"), lib});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find(lib + "  (loaded by dlopen)\n"), std::string::npos) << r.diag();
+  EXPECT_NE(r.out.find("plugin_work"), std::string::npos) << r.diag();
+  EXPECT_NE(r.out.find("sum="), std::string::npos) << "the program ran to its end" << r.diag();
+  // Without --run the program stops at its entry point: the plugin is not loaded yet.
+  auto at_entry = sb.roofprof({"symbols", "--match", "plugin_work", "--", fixture("run_dlopen_app"), lib});
+  EXPECT_EQ(at_entry.out.find("librun_dlplug.so"), std::string::npos) << at_entry.diag();
+}
+
+TEST(SymbolsRun, NumpyLoadsOpenBlasByDlopen) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/numpy")) GTEST_SKIP() << "python3-numpy is not installed";
+  Sandbox sb;
+  RunOptions ro;
+  ro.env["OPENBLAS_NUM_THREADS"] = "1";
+  ro.timeout = 60s;
+  auto r = sb.roofprof({"symbols", "--run", "--match", "gemm", "--", "/usr/bin/python3", "-c", "import numpy"}, ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("/libblas.so.3  (loaded by dlopen)\n"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_NE(r.out.find("cblas_dgemm"), std::string::npos);
+  EXPECT_NE(r.out.find("dgemm_"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace it

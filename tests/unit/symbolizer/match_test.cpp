@@ -74,7 +74,17 @@ TEST_F(MatchNames, GlobOverNamespace) {
 
 TEST_F(MatchNames, UnknownNameMatchesNothing) {
   EXPECT_TRUE(match_functions("ns::Solver::stepp", mods).empty());
-  EXPECT_TRUE(match_functions("step", mods).empty());  // no suffix matching without a glob
+  EXPECT_TRUE(match_functions("Solver::stepp", mods).empty());
+  EXPECT_TRUE(match_functions("tep", mods).empty());  // scopes match whole, never part of a name
+}
+
+TEST_F(MatchNames, UnqualifiedNameMatchesInAnyScope) {
+  auto m = match_functions("step", mods);  // like gdb's `break step`
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].name, "ns::Solver::step");
+  EXPECT_EQ(names_of(match_functions("Solver::step", mods)), std::vector<std::string>{"ns::Solver::step"});
+  EXPECT_EQ(names_of(match_functions("ns::Solver::step( int )", mods)), std::vector<std::string>{"ns::Solver::step"});
+  EXPECT_EQ(names_of(match_functions("twice", mods)), (std::vector<std::string>{"ns::twice<double>", "ns::twice<int>"}));
 }
 
 TEST(Match, AliasesMergeIntoOneSite) {

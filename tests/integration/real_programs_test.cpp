@@ -1,0 +1,166 @@
+// Real programs, profiled by the names their users type, with exact W under the emulation
+// backend: g++ -O3 clones, a C++ template method, a gfortran module subroutine (fixtures in
+// tests/fixtures/real, built with Debian's compilers), numpy and SciPy (Debian's
+// python3-numpy, python3-scipy on OpenBLAS). Sizes are small: emulation is slow.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+constexpr double kN = 1000;  // the fixtures' default size
+
+json emul_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
+              RunResult* out = nullptr, std::map<std::string, std::string> env = {},
+              const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args{"run", "--backend", "emul", "--no-cache-sim"};
+  args.insert(args.end(), more.begin(), more.end());
+  for (const auto& r : regions) args.insert(args.end(), {"--region", r});
+  args.push_back("--");
+  args.insert(args.end(), program.begin(), program.end());
+  RunOptions ro;
+  ro.env = std::move(env);
+  ro.timeout = 120s;
+  auto r = sb.roofprof(args, ro);
+  EXPECT_EQ(r.exit_code(), 0) << r.diag();
+  if (out) *out = r;
+  return load_result(r);
+}
+
+std::vector<std::string> location_symbols(const json& reg) {
+  std::vector<std::string> out;
+  for (const auto& l : reg["locations"]) out.push_back(l["symbol"]);
+  return out;
+}
+
+TEST(RealPrograms, GccO3ClonesAreTheFunction) {
+  Sandbox sb;
+  RunResult r;
+  json doc = emul_run(sb, {"kern_axpy", "ns::dot", "triad"}, {fixture("real_clones")}, &r);
+  json axpy = region(doc, "kern_axpy"), dot = region(doc, "ns::dot"), triad = region(doc, "triad");
+  ASSERT_FALSE(axpy.is_null() || dot.is_null() || triad.is_null()) << doc.dump(1);
+  EXPECT_EQ(calls(axpy), 20);
+  EXPECT_EQ(axpy["flops"].get<double>(), 20 * 2 * kN);
+  EXPECT_EQ(location_symbols(axpy),
+            std::vector<std::string>{"kern_axpy(int, double, double const*, double*) [clone .constprop.0]"});
+  EXPECT_EQ(calls(dot), 4);
+  EXPECT_EQ(dot["flops"].get<double>(), 4 * 2 * kN);
+  // triad: 3 calls of triad.part.0 from main, one of the origin, which calls triad.part.0 (one call).
+  EXPECT_EQ(calls(triad), 4) << triad.dump();
+  EXPECT_EQ(triad["flops"].get<double>(), 4 * (9 * kN - 2));
+  EXPECT_EQ(location_symbols(triad).size(), 2u) << triad.dump();
+  // The summary lists what each region covers.
+  EXPECT_NE(r.err.find("covers triad(int, double*, double const*, double const*, double) [clone .part.0]"),
+            std::string::npos) << r.diag();
+}
+
+TEST(RealPrograms, CloneNamesAsSuggestedAreAccepted) {
+  Sandbox sb;
+  for (std::string name : {"ns::dot<double> [clone .isra.0]", "kern_axpy", "ns::dot<double>",
+                           "ns::dot(ns::Vec,ns::Vec)"}) {
+    auto r = sb.roofprof({"run", "--backend", "time", "-q", "--region", name, "--", fixture("real_clones")});
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json reg = region(load_result(r), name);
+    EXPECT_EQ(calls(reg), name.find("dot") != std::string::npos ? 4 : 20) << name << reg.dump();
+  }
+}
+
+TEST(RealPrograms, CxxTemplateMethodByTheNameUsersType) {
+  Sandbox sb;
+  json doc = emul_run(sb, {"ns::Solver::step", "ns::scale(double,double)"}, {fixture("real_template")});
+  json step = region(doc, "ns::Solver::step");
+  EXPECT_EQ(calls(step), 5) << doc.dump(1);
+  EXPECT_EQ(step["flops"].get<double>(), 5 * 2 * kN);
+  EXPECT_EQ(location_symbols(step), std::vector<std::string>{"ns::Solver<double>::step(int)"});
+  json scale = region(doc, "ns::scale(double,double)");
+  EXPECT_EQ(calls(scale), 2);
+  EXPECT_EQ(scale["flops"].get<double>(), 2);
+}
+
+TEST(RealPrograms, BareNamePrefersTheProgramOverLibc) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "--region", "step", "--", fixture("real_template")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  json step = region(doc, "step");
+  EXPECT_EQ(calls(step), 5) << doc.dump(1);
+  for (const auto& l : step["locations"])
+    EXPECT_EQ(l["module"].get<std::string>().find("libc"), std::string::npos) << step.dump();
+  EXPECT_NE(doc["warnings"].dump().find("left out: step in libc.so.6"), std::string::npos) << doc["warnings"];
+  EXPECT_NE(r.err.find("left out: step in libc.so.6"), std::string::npos) << r.diag();
+}
+
+TEST(RealPrograms, GfortranModuleSubroutine) {
+  Sandbox sb;
+  for (std::string name : {"kernel", "mymod::kernel", "__mymod_MOD_kernel"}) {
+    json doc = emul_run(sb, {name}, {fixture("real_fortran")});
+    json reg = region(doc, name);
+    EXPECT_EQ(calls(reg), 7) << name << doc.dump(1);
+    EXPECT_EQ(reg["flops"].get<double>(), 7 * 2 * kN) << name;
+  }
+}
+
+// numpy's a @ b calls OpenBLAS's cblas_dgemm, loaded by dlopen from numpy's extension module.
+TEST(RealPrograms, NumpyMatmulIsCblasDgemm) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/numpy")) GTEST_SKIP() << "python3-numpy is not installed";
+  Sandbox sb;
+  // OpenBLAS also scales C by alpha (n^2 flops): 2n^3 is within 0.5% from n = 100 on.
+  const int n = 120;
+  json doc = emul_run(sb, {"cblas_dgemm"},
+                      {"/usr/bin/python3", "-c",
+                       "import numpy as np\na = np.ones((120, 120))\nb = a @ a\nc = b @ a\nprint(c[0, 0])"},
+                      nullptr, {{"OPENBLAS_NUM_THREADS", "1"}});
+  json reg = region(doc, "cblas_dgemm");
+  ASSERT_EQ(calls(reg), 2) << doc.dump(1);
+  double w = reg["flops"].get<double>(), expected = 2 * 2.0 * n * n * n;
+  EXPECT_NEAR(w, expected, expected * 0.005) << reg.dump();
+}
+
+// SciPy's solve factorises with LAPACK's dgetrf_ (in OpenBLAS's LAPACK).
+TEST(RealPrograms, ScipySolveCallsDgetrf) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/scipy")) GTEST_SKIP() << "python3-scipy is not installed";
+  Sandbox sb;
+  json doc = emul_run(sb, {"dgetrf_"},
+                      {"/usr/bin/python3", "-c",
+                       "import numpy as np, scipy.linalg as la\na = np.eye(40) * 4 + np.ones((40, 40))\n"
+                       "x = la.solve(a, np.ones(40))\nprint(x[0])"},
+                      nullptr, {{"OPENBLAS_NUM_THREADS", "1"}});
+  json reg = region(doc, "dgetrf_");
+  ASSERT_EQ(calls(reg), 1) << doc.dump(1);
+  // One call, grouped by its arguments, against LAWN 41's count for n = 40 (41,900 flops).
+  // OpenBLAS's recursive LU does more (46,645 here, with its Haswell kernels): W is what ran.
+  ASSERT_EQ(reg["groups"].size(), 1u) << reg.dump();
+  EXPECT_EQ(reg["groups"][0]["key"], "m=40,n=40");
+  EXPECT_DOUBLE_EQ(reg["groups"][0]["expected_work"].get<double>(), 41900);
+  double w = reg["flops"].get<double>();
+  EXPECT_GE(w, 41900) << reg.dump();
+  EXPECT_LE(w, 1.2 * 41900) << reg.dump();
+}
+
+// A span whose START is inside a loop: the program stops once, not once per iteration. The run
+// takes at most 3x the run of the same program with a region that traps once (main), and W is
+// exact: 2 flops per iteration.
+TEST(RealPrograms, SpanStartingInsideALoop) {
+  Sandbox sb;
+  std::string src = "tests/fixtures/real/span_loop.c";
+  std::string span = "sum=span_loop.c:" + std::to_string(line_of(src, "SPAN_START")) +
+                     "..span_loop.c:" + std::to_string(line_of(src, "SPAN_STOP"));
+  auto timed = [&](const std::vector<std::string>& region_args) {
+    std::vector<std::string> args{"run", "--backend", "time", "-q"};
+    args.insert(args.end(), region_args.begin(), region_args.end());
+    args.insert(args.end(), {"--", fixture("real_span_loop")});
+    auto r = sb.roofprof(args);
+    EXPECT_EQ(r.exit_code(), 0) << r.diag();
+    return r;
+  };
+  // The reference: the same STOP line, a START that is reached once (the line table is read alike).
+  auto bare = timed({"--span", "once=main..span_loop.c:" + std::to_string(line_of(src, "SPAN_STOP"))});
+  auto with_span = timed({"--span", span});
+  EXPECT_LT(with_span.status.elapsed_s, 3 * bare.status.elapsed_s + 0.05) << with_span.diag();
+  json reg = region(load_result(with_span), "sum");
+  EXPECT_EQ(calls(reg), 1) << reg.dump();
+  json doc = emul_run(sb, {}, {fixture("real_span_loop"), "1000"}, nullptr, {}, {"--span", span});
+  EXPECT_EQ(region(doc, "sum")["flops"].get<double>(), 2 * 1000.0) << doc.dump(1);
+}
+
+}  // namespace
+}  // namespace it

@@ -1,0 +1,46 @@
+// The run summary names what a region covers and tells "never found" from "found, never entered".
+#include <gtest/gtest.h>
+
+#include "report/summary.hpp"
+#include "tests/unit/report/golden.hpp"
+
+namespace roofprof::report {
+namespace {
+
+std::string summary_of(const result::Region& r) {
+  result::Run run;
+  run.backend = "time";
+  run.regions = {r};
+  return testing::capture([&](std::FILE* f) { print_summary(run, f); });
+}
+
+result::Region function(const std::string& name, std::vector<result::Site> locations, uint64_t calls) {
+  result::Region r;
+  r.name = name;
+  r.kind = "function";
+  r.locations = std::move(locations);
+  r.calls = calls;
+  r.threads = calls ? 1 : 0;
+  return r;
+}
+
+TEST(Summary, NeverFoundIsNotFoundNeverEntered) {
+  EXPECT_NE(summary_of(function("nope", {}, 0)).find("  nope (function): never found"), std::string::npos);
+  auto found = summary_of(function("kern", {{"/b/app", 0x1139, "kern", "entry"}}, 0));
+  EXPECT_NE(found.find("  kern (function): found, never entered\n"), std::string::npos) << found;
+}
+
+TEST(Summary, ListsEveryFunctionARegionCovers) {
+  auto text = summary_of(function("kern_axpy",
+                                  {{"/b/app", 0x1139, "kern_axpy", "entry"},
+                                   {"/b/app", 0x1200, "kern_axpy.constprop.0", "entry"},
+                                   {"/b/libk.so", 0x500, "kern_axpy", "entry"}},
+                                  20));
+  EXPECT_NE(text.find("    covers kern_axpy, kern_axpy.constprop.0 (app, libk.so)\n"), std::string::npos) << text;
+  // One function of the region's own name: nothing to add.
+  auto one = summary_of(function("kern", {{"/b/app", 0x1139, "kern", "entry"}}, 1));
+  EXPECT_EQ(one.find("covers"), std::string::npos) << one;
+}
+
+}  // namespace
+}  // namespace roofprof::report
