@@ -103,7 +103,11 @@ TEST(PreloadCli, WorkerStartedByALibraryConstructor) {
     EXPECT_EQ(calls(reg), 1) << reg.dump();
     double task_clock_ms = counter(reg, "task-clock") * 1e-6;
     if (std::string(scope) == "process") {
-      EXPECT_GE(task_clock_ms, 200) << reg.dump();
+      // The worker stops at 200 ms of its CLOCK_THREAD_CPUTIME_ID (the scheduler's runtime);
+      // task-clock is perf's own clock of the same time and reads up to a few tenths of a
+      // percent lower on a loaded machine (199.92 ms with 194 preemptions in CI). Thread scope
+      // below sees none of it.
+      EXPECT_GE(task_clock_ms, 0.99 * 200) << reg.dump();
     } else {
       EXPECT_LT(task_clock_ms, 50) << reg.dump();
     }
