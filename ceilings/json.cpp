@@ -1,6 +1,8 @@
 #include "ceilings/json.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "ceilings/names.hpp"
 #include "common/error.hpp"
@@ -9,6 +11,25 @@ namespace roofprof::ceilings {
 namespace {
 
 using nlohmann::json;
+
+// An integer field as T. nlohmann's get<int>() of a float outside int's range is undefined
+// behaviour (found by fuzz_loaders), and get<uint64_t>() of a negative integer wraps: both are
+// refused here as malformed.
+template <class T>
+T whole(const json& v) {
+  constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+  constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return v.get<T>();
+  } else if (v.is_number_integer()) {
+    const auto x = v.get<std::int64_t>();
+    if (static_cast<double>(x) >= lo && static_cast<double>(x) <= hi) return static_cast<T>(x);
+  } else if (v.is_number_float()) {
+    const double x = v.get<double>();
+    if (std::isfinite(x) && x == std::floor(x) && x >= lo && x < hi) return static_cast<T>(x);
+  }
+  throw json::type_error::create(302, "integer expected (or out of range): " + v.dump().substr(0, 40), nullptr);
+}
 
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 std::optional<double> opt(const json& j) {
@@ -24,7 +45,7 @@ void put(json& j, const char* key, const Spread& s) {
 }
 Spread spread(const json& j, const char* key) {
   return {j.at(key).get<double>(), j.at(std::string(key) + "_min").get<double>(),
-          j.at(std::string(key) + "_max").get<double>(), j.at("samples").get<int>()};
+          j.at(std::string(key) + "_max").get<double>(), whole<int>(j.at("samples"))};
 }
 
 // A value out of range: one line naming it (numbers from a file are checked before use).
@@ -157,11 +178,11 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
   try {
     Ceilings c;
     const auto& mj = j.at("machine");
-    c.machine = {mj.at("cpu_model").get<std::string>(), mj.at("cores").get<int>(),
+    c.machine = {mj.at("cpu_model").get<std::string>(), whole<int>(mj.at("cores")),
                  mj.at("kernel").get<std::string>(), mj.at("microcode").get<std::string>()};
     for (const auto& g : j.at("caches"))
-      c.caches.push_back({g.at("level").get<int>(), g.at("size_bytes").get<uint64_t>(),
-                          g.at("line_bytes").get<int>(), g.at("shared_by_cpus").get<int>()});
+      c.caches.push_back({whole<int>(g.at("level")), whole<std::uint64_t>(g.at("size_bytes")),
+                          whole<int>(g.at("line_bytes")), whole<int>(g.at("shared_by_cpus"))});
     c.isas = j.at("isas").get<std::vector<std::string>>();
     const auto& m = j.at("method");
     c.method.mode = parse_mode(m.at("mode").get<std::string>());
@@ -169,33 +190,33 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
     c.method.timer_ghz = m.at("timer_ghz").get<double>();
     c.method.timer_overhead_ns = m.at("timer_overhead_ns").get<double>();
     c.method.sample_ms = m.at("sample_ms").get<double>();
-    c.method.samples = m.at("samples").get<int>();
+    c.method.samples = whole<int>(m.at("samples"));
     c.method.core_model = m.at("core_model").is_null() ? "" : m["core_model"].get<std::string>();
     c.method.parts = m.at("parts").get<std::vector<std::string>>();
     c.method.measured_at = m.at("measured_at").get<std::string>();
     c.method.seconds = m.at("seconds").get<double>();
     for (const auto& e : j.at("frequency"))
-      c.frequency.push_back({e.at("threads").get<int>(), spread(e, "ghz")});
+      c.frequency.push_back({whole<int>(e.at("threads")), spread(e, "ghz")});
     for (const auto& e : j.at("compute"))
       c.compute.push_back({parse_isa(e.at("isa").get<std::string>()),
                            parse_precision(e.at("precision").get<std::string>()),
-                           parse_op(e.at("op").get<std::string>()), e.at("threads").get<int>(),
+                           parse_op(e.at("op").get<std::string>()), whole<int>(e.at("threads")),
                            spread(e, "gflops"), e.at("ghz").get<double>(),
                            opt(e.at("theoretical_gflops"))});
     for (const auto& e : j.at("bandwidth"))
       c.bandwidth.push_back({parse_level(e.at("level").get<std::string>()),
                              parse_kind(e.at("kind").get<std::string>()),
-                             e.at("threads").get<int>(), parse_isa(e.at("isa").get<std::string>()),
-                             e.at("working_set_bytes").get<uint64_t>(), spread(e, "gbytes_per_s"),
+                             whole<int>(e.at("threads")), parse_isa(e.at("isa").get<std::string>()),
+                             whole<std::uint64_t>(e.at("working_set_bytes")), spread(e, "gbytes_per_s"),
                              e.at("read_gbytes_per_s").get<double>(),
                              e.at("write_gbytes_per_s").get<double>(),
                              opt(e.at("theoretical_gbytes_per_s"))});
     for (const auto& e : j.at("latency"))
       c.latency.push_back({parse_level(e.at("level").get<std::string>()),
-                           e.at("working_set_bytes").get<uint64_t>(), spread(e, "ns"),
+                           whole<std::uint64_t>(e.at("working_set_bytes")), spread(e, "ns"),
                            e.at("cycles").get<double>()});
     for (const auto& e : j.at("sweep"))
-      c.sweep.push_back({e.at("working_set_bytes").get<uint64_t>(),
+      c.sweep.push_back({whole<std::uint64_t>(e.at("working_set_bytes")),
                          e.at("load_gbytes_per_s").get<double>(), e.at("latency_ns").get<double>()});
     validate(c, origin);
     return c;

@@ -75,8 +75,9 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
 
 std::vector<std::string> planner_notes(const probes::Planner& planner) {
   std::vector<std::string> out;
-  for (const auto& spec : planner.unresolved())
-    out.push_back(fmt::format("region '{}' never found: no module the program loaded has it", spec));
+  for (const auto& u : planner.unresolved())
+    out.push_back(fmt::format("region '{}' never found: {}", u.spec,
+                              u.why.empty() ? "no module the program loaded has it" : u.why));
   for (const auto& info : planner.regions())
     if (!info.left_out.empty())
       out.push_back(fmt::format("region '{}': the program's own functions of that name are measured; left out: {}",

@@ -146,17 +146,18 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
   return out;
 }
 
-std::vector<std::string> Planner::unresolved() const {
-  std::vector<std::string> out;
+std::vector<Planner::Unresolved> Planner::unresolved() const {
+  std::vector<Unresolved> out;
   for (size_t i = 0; i < specs_.size(); ++i)
     if (!spec_start_found_[i] || (specs_[i].kind == RegionKind::Span && !spec_stop_found_[i]))
-      out.push_back(specs_[i].text);
+      out.push_back({specs_[i].text, i < spec_why_.size() ? spec_why_[i] : std::string()});
   return out;
 }
 
 std::vector<std::string> Planner::check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
                                                  bool more_may_load, std::string_view hint) const {
   std::vector<std::string> warnings;
+  spec_why_.assign(specs_.size(), std::string());
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
     std::vector<const Location*> missing;
@@ -175,6 +176,7 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
         what = fmt::format("address {} is not in the code of {}", loc->text,
                            loc->module.empty() ? "the executable" : loc->module);
       }
+      spec_why_[i] += (spec_why_[i].empty() ? "" : "; ") + what + std::string(hint);
       if (more_may_load) {
         warnings.push_back(
             fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}", spec.text, what, hint));

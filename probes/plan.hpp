@@ -52,8 +52,14 @@ class Planner {
   // `hint` ends every message (e.g. "; ... add --follow-fork").
   std::vector<std::string> check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
                                           bool more_may_load, std::string_view hint = {}) const;
-  // The specs (as written) whose functions or START/STOP were never found in any module.
-  std::vector<std::string> unresolved() const;
+  // The specs (as written) whose functions or START/STOP were never found in any module, with
+  // why, as the last check_resolved() said it (closest names included); `why` is empty when no
+  // check ran.
+  struct Unresolved {
+    std::string spec;
+    std::string why;
+  };
+  std::vector<Unresolved> unresolved() const;
 
   const std::vector<RegionInfo>& regions() const { return regions_; }
   const std::vector<regions::RegionSpec>& specs() const { return specs_; }
@@ -67,6 +73,7 @@ class Planner {
   std::vector<RegionInfo> regions_;
   std::map<std::pair<size_t, std::string>, regions::RegionId> by_spec_and_name_;
   std::vector<bool> spec_start_found_, spec_stop_found_;
+  mutable std::vector<std::string> spec_why_;  // per spec: why the last check found no site
   std::vector<bool> spec_own_found_;  // a function spec matched in the executable or a non-system library
 };
 

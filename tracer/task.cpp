@@ -18,6 +18,14 @@ bool Task::flush_regs() {
 void Task::resume(How how, int sig) {
   flush_regs();
   long req = how == How::Step ? PTRACE_SINGLESTEP : how == How::Listen ? PTRACE_LISTEN : PTRACE_CONT;
+  if (how == How::Listen && last_.type() != WaitStatus::Type::GroupStop) {
+    // PTRACE_LISTEN works only from a group-stop. A job-stopped thread that we ran since (a
+    // remote syscall's single steps) is in a SIGTRAP stop instead: ask for a trap and continue.
+    // The kernel takes the trap in get_signal(), before any user instruction, and reports a
+    // group-stop (PTRACE_EVENT_STOP, SIGSTOP while the group is stopped), which is listened to.
+    ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
+    req = PTRACE_CONT;
+  }
   regs_valid_ = false;
   stopped_ = false;
   ptrace(__ptrace_request(req), tid, nullptr, reinterpret_cast<void*>(long(sig)));

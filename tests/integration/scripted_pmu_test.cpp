@@ -10,13 +10,14 @@
 namespace it {
 namespace {
 
-// Runs `roofprof run --backend perf --region dgemm` on the script; LIBPFM_FORCE_PMU = force_pmu
-// unless empty (then selection goes by the script's `cpu` line).
+// Runs `roofprof run --backend perf --region dgemm` on the script; LIBPFM_FORCE_PMU = force_pmu,
+// or, when empty, "perf" (libpfm4's generic PMU only: no core PMU, whatever the host's CPU, so
+// that selection goes by the script's `cpu` line as on a part libpfm4 has no table for).
 RunResult run_scripted(Sandbox& sb, const std::string& script, const std::string& force_pmu) {
   write_text(sb.path("pmu.script"), script);
   RunOptions ro;
   ro.env["ROOFPROF_SCRIPTED_PMU"] = sb.path("pmu.script").string();
-  if (!force_pmu.empty()) ro.env["LIBPFM_FORCE_PMU"] = force_pmu;
+  ro.env["LIBPFM_FORCE_PMU"] = force_pmu.empty() ? "perf" : force_pmu;
   return sb.roofprof({"run", "--backend", "perf", "--region", "dgemm", "--", fixture("emul_kernels_O2"), "counts"}, ro);
 }
 

@@ -72,6 +72,24 @@ TEST(CeilingsJson, RejectsOtherDocuments) {
   EXPECT_THROW(from_json(j, "x"), UserError);
 }
 
+// Integer fields hold integers of their type: a float too large for int (fuzz_loaders found
+// 7.8e38 as line_bytes, undefined behaviour in a plain get<int>) and a negative byte count are
+// one-line errors; an integral float is accepted.
+TEST(CeilingsJson, IntegerFieldsOutOfTheirRangeAreRejected) {
+  auto j = to_json(sample());
+  j["caches"][2]["line_bytes"] = 7.77778e38;
+  EXPECT_THROW(from_json(j, "x"), UserError);
+  j = to_json(sample());
+  j["bandwidth"][0]["working_set_bytes"] = -4096;
+  EXPECT_THROW(from_json(j, "x"), UserError);
+  j = to_json(sample());
+  j["frequency"][0]["threads"] = 1.5;
+  EXPECT_THROW(from_json(j, "x"), UserError);
+  j = to_json(sample());
+  j["caches"][2]["line_bytes"] = 64.0;
+  EXPECT_EQ(from_json(j, "x").caches[2].line_bytes, 64);
+}
+
 TEST(CeilingsNames, ParseInvertsName) {
   for (Kind k : {Kind::load, Kind::store, Kind::nt_store, Kind::copy, Kind::triad, Kind::random})
     EXPECT_EQ(parse_kind(name(k)), k);

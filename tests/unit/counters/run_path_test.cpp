@@ -21,12 +21,13 @@
 namespace roofprof::counters {
 namespace {
 
-// In a child: force `pfm` (unless empty), install the script, build the run's counting, read the
+// In a child: force `pfm` (when empty, libpfm4's generic "perf" PMU alone, so that no core PMU is
+// detected whatever the host's CPU is and selection goes by the script's cpu line), install the script, build the run's counting, read the
 // thread twice (one scripted step) and derive W and Q. Returns
 // "<model> W=<w> <class>=<v>... <level>=<read>/<write>" plus " notes=<n>" and " not_counted".
 std::string run_counting(const std::string& pfm, const std::string& script) {
   return testing::run_in_child([&] {
-    if (!pfm.empty()) ::setenv("LIBPFM_FORCE_PMU", pfm.c_str(), 1);
+    ::setenv("LIBPFM_FORCE_PMU", pfm.empty() ? "perf" : pfm.c_str(), 1);
     ScriptedPmu pmu(script);
     replace_perf_system(&pmu);
     const Capabilities caps = probe_capabilities();
