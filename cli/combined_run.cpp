@@ -83,6 +83,8 @@ void CombinedAgent::forked(pid_t parent, pid_t child) {
 
 size_t CombinedAgent::poll() { return collector_.poll(); }
 size_t CombinedAgent::drain() { return collector_.drain_published(); }
+// 10 ms: a slot's writer is between two stores unless a ptrace stop holds it (then we give up).
+size_t CombinedAgent::drain_exiting(pid_t tgid) { return collector_.drain_claimed(tgid, 10'000'000); }
 
 void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
   root_ = pid;

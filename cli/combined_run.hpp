@@ -42,6 +42,7 @@ class CombinedAgent final : public tracer::AgentLink {
   void forked(pid_t parent, pid_t child) override;
   size_t poll() override;
   size_t drain() override;
+  size_t drain_exiting(pid_t tgid) override;
   void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
 
  private:

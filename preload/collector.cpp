@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <time.h>
 
 #include <cerrno>
 #include <fmt/format.h>
@@ -122,6 +123,22 @@ size_t Collector::drain_published() {
     if (!it->second.ended && !replaced) replayed += drain(it->second, false);  // poll() ends a replaced image
   }
   return replayed;
+}
+
+size_t Collector::drain_claimed(int pid, int64_t max_wait_ns) {
+  size_t replayed = drain_published();
+  std::vector<std::pair<const RecordFile*, uint64_t>> targets;
+  for (auto& [key, s] : sources_)
+    if (std::get<0>(key) == pid && !s.ended) targets.emplace_back(s.file.get(), s.file->claimed());
+  const int64_t deadline = monotonic_ns() + max_wait_ns;
+  for (;;) {
+    bool behind = false;
+    for (const auto& [f, head] : targets) behind |= f->drained() < head;
+    if (!behind || monotonic_ns() >= deadline) return replayed;
+    struct timespec nap {0, 20'000};
+    nanosleep(&nap, nullptr);
+    replayed += drain_published();
+  }
 }
 
 void Collector::root_ended(int pid, int64_t end_ns, int term_signal) {

@@ -35,6 +35,11 @@ class Collector {
   // (0: it exited). Its files are drained to the end; instances it left open close as crash
   // (killed) or process_exit, with unknown counts.
   void root_ended(int pid, int64_t end_ns, int term_signal);
+  // Drains process `pid`'s file up to every position its threads have claimed by now. The ring
+  // is shared: a thread's last records can sit behind a slot another thread has claimed but
+  // not written yet, so that slot is waited for, `max_wait_ns` at most (its writer may be in a
+  // ptrace stop). Called when a thread of `pid` exits, so that its returns come before its exit.
+  size_t drain_claimed(int pid, int64_t max_wait_ns);
   // Processes other than the root with a record file that are still running (--follow-fork).
   bool others_running();
   // Drains and closes everything (processes still running are closed as detach).

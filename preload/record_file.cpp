@@ -109,6 +109,8 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
   return delivered;
 }
 
+uint64_t RecordFile::claimed() const { return __atomic_load_n(&header_->head, __ATOMIC_ACQUIRE); }
+uint64_t RecordFile::drained() const { return __atomic_load_n(&header_->tail, __ATOMIC_ACQUIRE); }
 bool RecordFile::exited() const { return (__atomic_load_n(&header_->flags, __ATOMIC_ACQUIRE) & RP_F_EXITED) != 0; }
 bool RecordFile::consumer_lost() const {
   return (__atomic_load_n(&header_->flags, __ATOMIC_ACQUIRE) & RP_F_NO_CONSUMER) != 0;

@@ -60,6 +60,9 @@ class RecordFile {
   // counted in torn(). Returns the number of records delivered.
   size_t drain(const std::function<void(const Record&)>& fn, bool final = false);
 
+  // Ring positions: claimed by the agent's threads so far (the head) and drained (the tail).
+  uint64_t claimed() const;
+  uint64_t drained() const;
   bool exited() const;        // the process-exit record is written
   bool consumer_lost() const; // the agent stopped because nobody drained the ring
   bool table_full() const;

@@ -30,6 +30,9 @@ class AgentLink {
   // Drains the records already published in the files being read (cheap: called before the
   // tracer applies a boundary, so the run's one tracker sees each thread's boundaries in order).
   virtual size_t drain() = 0;
+  // A thread of `tgid` is exiting: drains every record its threads have claimed so far (waiting
+  // briefly for slots claimed but not yet written), so that the thread's returns come first.
+  virtual size_t drain_exiting(pid_t tgid) = 0;
   // The program roofprof started ended (reaped) at `end_ns`, killed by `term_signal` (0: it exited).
   virtual void root_ended(pid_t pid, int64_t end_ns, int term_signal) = 0;
 };

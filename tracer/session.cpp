@@ -440,6 +440,7 @@ void Session::on_exit_event(Task& t) {
     auto why = WIFSIGNALED(st) ? regions::CloseReason::Crash
                : g.exiting     ? regions::CloseReason::ProcessExit
                                : regions::CloseReason::ThreadExit;
+    if (opts_.agent) opts_.agent->drain_exiting(g.tgid);  // the thread's last agent boundaries come first
     tracker_.thread_exit(boundary(t, 0), why);
     drop_returns(t, 0, true);
     if (g.counters) g.counters->remove_thread(t.tid);
@@ -455,6 +456,7 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
     auto why = ws.type() == WaitStatus::Type::FatalSignal ? regions::CloseReason::Crash
                : leader                                   ? regions::CloseReason::ProcessExit
                                                           : regions::CloseReason::ThreadExit;
+    if (opts_.agent) opts_.agent->drain_exiting(g.tgid);
     tracker_.thread_exit(boundary(t, 0), why);
     if (g.counters && g.counters->has_thread(t.tid)) g.counters->remove_thread(t.tid);
   }
