@@ -79,6 +79,9 @@ std::vector<std::string> planner_notes(const probes::Planner& planner) {
     out.push_back(fmt::format("region '{}' never found: {}", u.spec,
                               u.why.empty() ? "no module the program loaded has it" : u.why));
   for (const auto& info : planner.regions())
+    for (const auto& copy : info.inlined_left_out)
+      out.push_back(fmt::format("region '{}': not measured: {}", info.name, copy));
+  for (const auto& info : planner.regions())
     if (!info.left_out.empty())
       out.push_back(fmt::format("region '{}': the program's own functions of that name are measured; left out: {}",
                                 info.name, fmt::join(info.left_out, "; ")));

@@ -35,7 +35,7 @@ void CombinedAgent::attach(tracer::SessionOptions& so) {
 
 std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                                        const std::vector<probes::PlannedProbe>& planned) {
-  if (is_main) sites_[tgid].clear();  // a new image (launch or exec): the old addresses are gone
+  if (is_main) sites_[tgid].clear(), ifunc_names_[tgid].clear();  // a new image (launch or exec)
   std::string base(path_basename(m.path));
   // The agent never hooks calls into itself; the dynamic linker's functions are its own.
   bool never = is_main || base == "libroofprof-preload.so" || base.rfind("ld-linux", 0) == 0;
@@ -58,6 +58,9 @@ std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModul
     if (p.role == probes::SiteRole::Entry && taken.count(p.address)) {
       by_agent_.insert(p.region);
       sites_[tgid].insert(m.bias + p.address);
+      // An IFUNC's calls reach the implementation the dynamic linker chose, not the resolver
+      // at p.address: the agent allows it by name.
+      if (p.ifunc) ifunc_names_[tgid].insert(p.symbol);
     } else {
       by_breakpoint_.insert(p.region);
     }
@@ -71,6 +74,7 @@ void CombinedAgent::publish(pid_t tgid) {
   {
     std::ofstream out(tmp, std::ios::trunc);
     for (uint64_t a : sites_[tgid]) out << fmt::format("{:x}\n", a);
+    for (const std::string& name : ifunc_names_[tgid]) out << "=" << name << "\n";
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);  // whole or not at all when the agent reads it
@@ -78,6 +82,7 @@ void CombinedAgent::publish(pid_t tgid) {
 
 void CombinedAgent::forked(pid_t parent, pid_t child) {
   sites_[child] = sites_[parent];
+  ifunc_names_[child] = ifunc_names_[parent];
   publish(child);
 }
 

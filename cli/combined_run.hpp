@@ -52,6 +52,7 @@ class CombinedAgent final : public tracer::AgentLink {
   ChildEnv env_;
   preload::Collector collector_;
   std::map<pid_t, std::set<uint64_t>> sites_;  // absolute entry addresses the agent may hook
+  std::map<pid_t, std::set<std::string>> ifunc_names_;  // IFUNCs the agent may hook, by name
   std::set<regions::RegionId> by_agent_, by_breakpoint_;
   pid_t root_ = 0;
 };

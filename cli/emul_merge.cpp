@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "regions/aggregate.hpp"
 
 namespace roofprof::cli {
@@ -44,12 +46,21 @@ std::vector<emul::Probe> emulation_probes(const probes::Planner& planner) {
   std::vector<emul::Probe> out;
   for (const auto& info : planner.regions())
     for (const auto& site : info.sites) {
+      if (site.ifunc) continue;  // its resolver, not the function (emulation_left_out)
       emul::Probe p{site.region, probe_kind(site.role), site.module, site.address};
       bool dup = false;
       for (const auto& q : out) dup |= q.region == p.region && q.kind == p.kind && q.module == p.module && q.address == p.address;
       if (!dup) out.push_back(p);
     }
   return out;
+}
+
+std::vector<std::string> emulation_left_out(const probes::Planner& planner) {
+  std::set<std::string> out;
+  for (const auto& info : planner.regions())
+    for (const auto& site : info.sites)
+      if (site.ifunc) out.insert(fmt::format("region '{}': {}", info.name, probes::ifunc_note(site, "the emulator")));
+  return {out.begin(), out.end()};
 }
 
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,

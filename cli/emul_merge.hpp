@@ -24,6 +24,8 @@ EmulatedQuantities emulated_quantities(const std::vector<std::string>& names, co
 
 // The emulation tool's probes: every site the native run placed, by region.
 std::vector<emul::Probe> emulation_probes(const probes::Planner& planner);
+// One line for each site emulation_probes() leaves out (IFUNC entries).
+std::vector<std::string> emulation_left_out(const probes::Planner& planner);
 
 // Adds W (flops, flops_by_class), Q (bytes per level) and instructions from the emulated run
 // to `regions` (in planner order), with their sources. Returns warnings (call-count mismatches).

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
+#include "symbolizer/inlined.hpp"
 #include "symbolizer/modules.hpp"
 
 namespace roofprof::probes {
@@ -65,6 +66,13 @@ regions::RegionId Planner::region_for(size_t spec_index, const std::string& name
   return id;
 }
 
+std::string ifunc_note(const PlannedProbe& p, std::string_view mechanism) {
+  return fmt::format("{} in {} is an IFUNC (the dynamic linker chooses its implementation when the program runs): "
+                     "{} would time only its resolver, so {} leave it out; the in-process agent measures its calls "
+                     "(the default mode, not --no-preload)",
+                     p.symbol, path_basename(p.module), mechanism, mechanism);
+}
+
 void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
                        const std::string& symbol, std::vector<PlannedProbe>& out) {
   PlannedProbe p{id, role, module, addr, symbol};
@@ -96,6 +104,28 @@ const char* not_a_called_function(std::string_view name) {
 }
 }  // namespace
 
+bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std::vector<PlannedProbe>& out) {
+  const auto& spec = specs_[i];
+  auto copies = symbolizer::match_inlined(spec.start.symbol, elf);
+  if (copies.empty()) return false;
+  auto id = region_for(i, spec.name);
+  for (const symbolizer::InlinedCopy* c : copies) {
+    const std::string where = c->call_site.empty() ? "" : " at " + c->call_site;
+    symbolizer::CopyEdges e = elf.edges_of(*c);
+    if (!e.why_not.empty()) {
+      regions_[id].inlined_left_out.push_back(fmt::format("{} inlined{} in {}: {}", c->origin.short_name, where,
+                                                          path_basename(elf.path()), e.why_not));
+      continue;
+    }
+    // The copy is measured as a span: opened where control enters its code from outside, closed
+    // where it leaves (while open, a re-entry such as a loop's back edge is no new boundary).
+    for (uint64_t a : e.entries) add_site(id, SiteRole::SpanStart, elf.path(), a, c->origin.short_name + where, out);
+    for (uint64_t a : e.exits) add_site(id, SiteRole::SpanStop, elf.path(), a, c->origin.short_name + where, out);
+    ++regions_[id].inlined_copies;
+  }
+  return true;
+}
+
 std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bool is_main) {
   std::vector<PlannedProbe> out;
   std::vector<const symbolizer::ElfFile*> one{&elf};
@@ -103,7 +133,11 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
     const auto& spec = specs_[i];
     if (spec.kind == RegionKind::Function) {
       auto matches = symbolizer::match_functions(spec.start.symbol, one);
-      if (matches.empty()) continue;
+      const bool copies = !is_system_library(elf.path()) && place_inlined_copies(i, elf, out);
+      if (matches.empty()) {
+        if (copies) spec_start_found_[i] = spec_own_found_[i] = true;
+        continue;
+      }
       // A demangled clone name ("f(int) [clone .isra.0]") has '[' but is no glob.
       bool glob = has_glob_chars(spec.start.symbol) && spec.start.symbol.find(" [clone ") == std::string::npos;
       bool system = !is_main && is_system_library(elf.path());
@@ -125,7 +159,11 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
                                       spec.text, m.name, why));
         }
         auto id = region_for(i, glob ? m.name : spec.name);
-        for (const auto& site : m.sites) add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
+        for (const auto& site : m.sites) {
+          add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
+          const symbolizer::Symbol* s = elf.function_at(site.address);
+          if (s && s->ifunc && s->value == site.address) out.back().ifunc = regions_[id].sites.back().ifunc = true;
+        }
       }
       spec_start_found_[i] = true;
       if (!system) spec_own_found_[i] = true;

@@ -22,7 +22,14 @@ struct PlannedProbe {
   std::string module;    // path
   uint64_t address = 0;  // link-time address in `module`
   std::string symbol;    // symbol at the site ("" for lines/addresses)
+  // An entry at an IFUNC's resolver (symbolizer::Symbol::ifunc): only the agent, which hooks
+  // the implementation the dynamic linker chose, can measure it; breakpoints and the emulator
+  // leave it out (ifunc_note() says so).
+  bool ifunc = false;
 };
+
+// Why an IFUNC entry is not measured by `mechanism` ("breakpoints", "the emulator"): one line.
+std::string ifunc_note(const PlannedProbe& p, std::string_view mechanism);
 
 struct RegionInfo {
   std::string name;
@@ -31,6 +38,10 @@ struct RegionInfo {
   std::vector<PlannedProbe> sites;  // every site placed so far
   // Functions of the name left out because the program's own modules have it: "step in libc.so.6".
   std::vector<std::string> left_out;
+  // Inlined copies of the function measured as spans (symbolizer/inlined.hpp), and the ones
+  // that cannot be, with why: "kern inlined at main.c:42 in app: it returns from inside its code".
+  size_t inlined_copies = 0;
+  std::vector<std::string> inlined_left_out;
 };
 
 // A library installed by the system (under /lib, /usr/lib, ...), not one of the program's own.
@@ -68,6 +79,8 @@ class Planner {
   regions::RegionId region_for(size_t spec_index, const std::string& name);
   void add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
                 const std::string& symbol, std::vector<PlannedProbe>& out);
+  // Span sites for the inlined copies in `elf` of spec `i`'s function; false when it has none.
+  bool place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std::vector<PlannedProbe>& out);
 
   std::vector<regions::RegionSpec> specs_;
   std::vector<RegionInfo> regions_;

@@ -10,6 +10,9 @@
 
 namespace roofprof::symbolizer {
 
+struct InlinedCopy;  // symbolizer/inlined.hpp
+struct CopyEdges;
+
 struct Symbol {
   std::string name;       // as stored (mangled for C++)
   std::string demangled;  // demangled C++ name, or == name
@@ -17,6 +20,10 @@ struct Symbol {
   uint64_t value = 0;     // link-time address (st_value)
   uint64_t size = 0;
   bool global = false;    // GLOBAL or WEAK binding
+  // STT_GNU_IFUNC: `value` is the resolver, which the dynamic linker calls once to choose the
+  // implementation that calls then reach (libm's cos, libc's memcpy). Breakpoints there time
+  // the resolver, not the function.
+  bool ifunc = false;
 };
 
 struct Segment {  // PT_LOAD
@@ -51,6 +58,11 @@ class ElfFile {
   virtual bool imports(std::string_view symbol) const = 0;  // an undefined .dynsym entry
   virtual const std::vector<std::string>& needed() const = 0;  // DT_NEEDED
   virtual bool has_interp() const = 0;                      // PT_INTERP: dynamically linked
+  // Inlined copies of functions (DWARF), read on first use; empty without DWARF.
+  virtual const std::vector<InlinedCopy>& inlined() const = 0;
+  // Where control enters and leaves `copy` (one of inlined()), from the code of the functions
+  // holding it.
+  virtual CopyEdges edges_of(const InlinedCopy& copy) const = 0;
 };
 
 }  // namespace roofprof::symbolizer

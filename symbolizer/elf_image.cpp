@@ -13,6 +13,7 @@ struct RawSymbol {
   std::string_view name;  // version suffix removed; points into libelf's mapped string table
   uint64_t value, size;
   bool global;
+  bool ifunc;
 };
 
 namespace {
@@ -78,8 +79,9 @@ void ElfImage::read_symbols(Elf* elf, std::vector<RawSymbol>& raw) {
       }
       if (!is_function(sym) || sym.st_value == 0) continue;
       int bind = GELF_ST_BIND(sym.st_info);
-      raw.push_back(RawSymbol{bare, sym.st_value, sym.st_size, bind == STB_GLOBAL || bind == STB_WEAK ||
-                                                                   bind == STB_GNU_UNIQUE});
+      raw.push_back(RawSymbol{bare, sym.st_value, sym.st_size,
+                              bind == STB_GLOBAL || bind == STB_WEAK || bind == STB_GNU_UNIQUE,
+                              GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC});
     }
   }
 }
@@ -94,6 +96,7 @@ void ElfImage::build_functions(std::vector<RawSymbol>& raw) {
     size_t j = i + 1;
     for (; j < raw.size() && raw[j].value == merged.value && raw[j].name == merged.name; ++j) {
       merged.global = merged.global || raw[j].global;
+      merged.ifunc = merged.ifunc || raw[j].ifunc;
       merged.size = std::max(merged.size, raw[j].size);
     }
     Symbol s;
@@ -103,6 +106,7 @@ void ElfImage::build_functions(std::vector<RawSymbol>& raw) {
     s.value = merged.value;
     s.size = merged.size;
     s.global = merged.global;
+    s.ifunc = merged.ifunc;
     functions_.push_back(std::move(s));
     i = j;
   }
@@ -177,5 +181,40 @@ std::vector<uint64_t> ElfImage::line_addresses(std::string_view file, unsigned l
 std::optional<std::string> ElfImage::source_of(uint64_t vaddr) const { return lines().source_of(vaddr); }
 
 bool ElfImage::imports(std::string_view symbol) const { return imports_.count(std::string(symbol)) != 0; }
+
+}  // namespace roofprof::symbolizer
+
+namespace roofprof::symbolizer {
+
+const std::vector<InlinedCopy>& ElfImage::inlined() const {
+  std::call_once(inlined_once_, [this] {
+    Elf* dwarf = debug_ && find_section(debug_->elf(), ".debug_info") ? debug_->elf() : handle_.elf();
+    if (find_section(dwarf, ".debug_info")) inlined_ = read_inlined(dwarf);
+  });
+  return inlined_;
+}
+
+CopyEdges ElfImage::edges_of(const InlinedCopy& copy) const {
+  size_t file_size = 0;
+  const auto* file = reinterpret_cast<const uint8_t*>(elf_rawfile(handle_.elf(), &file_size));
+  std::vector<CodeBlock> blocks;
+  std::vector<const Symbol*> seen;
+  for (const AddressRange& r : copy.ranges) {
+    const Symbol* f = function_at(r.begin);
+    if (!f || f->size == 0 || std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+    seen.push_back(f);
+    for (const Segment& seg : segments_) {
+      if (!seg.exec || f->value < seg.vaddr || f->value + f->size > seg.vaddr + seg.filesz) continue;
+      const uint64_t off = seg.offset + (f->value - seg.vaddr);
+      if (file && off + f->size <= file_size) blocks.push_back(CodeBlock{f->value, file + off, size_t(f->size)});
+    }
+  }
+  if (blocks.empty()) {
+    CopyEdges e;
+    e.why_not = "the function holding its code has no symbol with a size";
+    return e;
+  }
+  return copy_edges(copy.ranges, blocks);
+}
 
 }  // namespace roofprof::symbolizer

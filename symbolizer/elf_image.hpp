@@ -7,6 +7,7 @@
 
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/elf_handle.hpp"
+#include "symbolizer/inlined.hpp"
 #include "symbolizer/line_table.hpp"
 
 namespace roofprof::symbolizer {
@@ -30,6 +31,8 @@ class ElfImage final : public ElfFile {
   bool imports(std::string_view symbol) const override;
   const std::vector<std::string>& needed() const override { return needed_; }
   bool has_interp() const override { return has_interp_; }
+  const std::vector<InlinedCopy>& inlined() const override;
+  CopyEdges edges_of(const InlinedCopy& copy) const override;
 
  private:
   void read_segments();
@@ -50,6 +53,8 @@ class ElfImage final : public ElfFile {
 
   mutable std::once_flag lines_once_;
   mutable LineTable lines_;
+  mutable std::once_flag inlined_once_;
+  mutable std::vector<InlinedCopy> inlined_;
 };
 
 }  // namespace roofprof::symbolizer

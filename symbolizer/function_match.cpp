@@ -7,6 +7,7 @@
 
 #include "common/strings.hpp"
 #include "symbolizer/demangle.hpp"
+#include "symbolizer/inlined.hpp"
 #include "symbolizer/linespec.hpp"
 #include "symbolizer/modules.hpp"
 
@@ -97,6 +98,15 @@ std::vector<FunctionMatch> match_functions(std::string_view pattern,
   std::vector<FunctionMatch> out;
   out.reserve(groups.size());
   for (auto& [name, g] : groups) out.push_back(std::move(g));
+  return out;
+}
+
+std::vector<const InlinedCopy*> match_inlined(std::string_view pattern, const ElfFile& module) {
+  std::vector<const InlinedCopy*> out;
+  if (has_glob_chars(pattern)) return out;
+  const LinespecName parsed = parse_linespec(pattern);
+  for (const InlinedCopy& c : module.inlined())
+    if (match_tier(pattern, parsed, c.origin) == MatchTier::Name) out.push_back(&c);
   return out;
 }
 

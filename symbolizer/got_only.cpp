@@ -26,7 +26,12 @@ Functions exported(Elf* elf, const std::set<uint64_t>& candidates) {
       GElf_Sym sym;
       if (!gelf_getsym(data, int(i), &sym) || sym.st_shndx == SHN_UNDEF) continue;
       unsigned bind = GELF_ST_BIND(sym.st_info);
-      if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || (bind != STB_GLOBAL && bind != STB_WEAK)) continue;
+      // An IFUNC's value is its resolver: references to the resolver say nothing about calls
+      // of the implementation it chooses, which callers in other modules reach through their
+      // GOT (where the agent sees them). Calls inside the file reach the implementation
+      // directly and are not seen: the agent is still the only mechanism that can measure it.
+      const int type = GELF_ST_TYPE(sym.st_info);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || (bind != STB_GLOBAL && bind != STB_WEAK)) continue;
       if (GELF_ST_VISIBILITY(sym.st_other) != STV_DEFAULT) continue;
       if (candidates.count(sym.st_value)) out[sym.st_value] = std::max<uint64_t>(out[sym.st_value], sym.st_size);
     }

@@ -9,8 +9,8 @@
 namespace roofprof::symbolizer {
 
 // The link-time addresses among `candidates` (function entries of the ELF file at `path`)
-// that are exported (a defined GLOBAL or WEAK STT_FUNC of .dynsym with default visibility;
-// IFUNCs are not) and that nothing inside the file refers to directly:
+// that are exported (a defined GLOBAL or WEAK STT_FUNC or STT_GNU_IFUNC of .dynsym with default
+// visibility) and that nothing inside the file refers to directly:
 //  * no 4-byte pc-relative displacement in an executable section points at them: a byte scan
 //    at every offset (no disassembly that data in code could derail), keeping the positions
 //    that follow an e8/e9 (call/jmp rel32) or 0f 8x (jcc rel32) opcode or a rip-relative

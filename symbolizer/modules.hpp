@@ -60,6 +60,10 @@ struct FunctionMatch {
 // "ns::Solver::step(int)"). Symbols at one address in one module are aliases: one site.
 std::vector<FunctionMatch> match_functions(std::string_view pattern, const std::vector<const ElfFile*>& modules);
 
+// The inlined copies in `module` of the function `pattern` names, by the same rules (a plain
+// name: globs never select inlined copies).
+std::vector<const InlinedCopy*> match_inlined(std::string_view pattern, const ElfFile& module);
+
 // Sites of a non-symbol location (FILE:LINE or address) in one module; empty when absent.
 // For Kind::Symbol returns the entry sites of the matching functions.
 std::vector<Site> resolve_location(const regions::Location& loc, const ElfFile& module);

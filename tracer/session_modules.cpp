@@ -118,6 +118,13 @@ void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_m
     if (opts_.agent) by_agent = opts_.agent->take(g.tgid, m, is_main, planned);
     for (const auto& p : planned) {
       if (p.role == probes::SiteRole::Entry && by_agent.count(p.address)) continue;
+      if (p.ifunc) {
+        std::string w = fmt::format("region '{}': {}", planner_.regions()[p.region].name,
+                                    probes::ifunc_note(p, "breakpoints"));
+        if (std::find(outcome_.warnings.begin(), outcome_.warnings.end(), w) == outcome_.warnings.end())
+          outcome_.warnings.push_back(std::move(w));
+        continue;
+      }
       Probe probe;
       probe.kind = kind_for(p.role);
       probe.region = p.region;

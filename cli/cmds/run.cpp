@@ -173,7 +173,10 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
     // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
     std::vector<emul::Probe> probes;
     if (plan.emulated_marks_by_agent) eo.agent = emulation_agent(planner);
-    else probes = emulation_probes(planner);
+    else {
+      probes = emulation_probes(planner);
+      for (auto& w : emulation_left_out(planner)) res.warnings.push_back(std::move(w));
+    }
     auto emulated = emul::run(o.command, probes, eo);
     interrupted = emulated.interrupted;
     if (emulated.interrupted) {

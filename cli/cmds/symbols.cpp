@@ -11,6 +11,7 @@
 #include "common/strings.hpp"
 #include "counters/backend.hpp"
 #include "probes/plan.hpp"
+#include "symbolizer/inlined.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::cli {
@@ -51,14 +52,22 @@ int run(const SymbolsOptions& o) {
     std::vector<const symbolizer::Symbol*> hits;
     for (const auto& s : m.elf->functions())
       if (matches(o.match, s)) hits.push_back(&s);
-    if (hits.empty()) continue;
+    // Inlined copies (DWARF) of the program's own functions: a --region of the name covers them.
+    std::vector<const symbolizer::InlinedCopy*> copies;
+    if (!o.match.empty() && !probes::is_system_library(m.path))
+      for (const auto& c : m.elf->inlined())
+        if (matches(o.match, c.origin)) copies.push_back(&c);
+    if (hits.empty() && copies.empty()) continue;
     std::printf("%s%s\n", m.path.c_str(), late.count(m.path) ? "  (loaded by dlopen)" : "");
     for (const auto* s : hits) {
       std::printf("  %#10llx  %s", static_cast<unsigned long long>(s->value), s->demangled.c_str());
       if (s->demangled != s->name) std::printf("  [%s]", s->name.c_str());
       std::printf("\n");
     }
-    total += hits.size();
+    for (const auto* c : copies)
+      std::printf("  %#10llx  %s  (inlined%s%s)\n", static_cast<unsigned long long>(c->ranges.front().begin),
+                  c->origin.demangled.c_str(), c->call_site.empty() ? "" : " at ", c->call_site.c_str());
+    total += hits.size() + copies.size();
   }
   std::fprintf(stderr, "roofprof: %zu functions in %zu modules%s%s\n", total, outcome.modules.size(),
                o.match.empty() ? "" : fmt::format(" match '{}'", o.match).c_str(),

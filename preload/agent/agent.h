@@ -146,6 +146,11 @@ RP_HIDDEN void rp_thread_after_fork_child(void);
 RP_HIDDEN void rp_thread_restore_all(void);           /* put original return addresses back */
 RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
 RP_HIDDEN void rp_thread_exiting(void);
+/* The calling thread asks for seccomp strict mode (1; 0: the request failed). From then on
+ * only read, write, _exit and sigreturn are allowed to it and rdtsc faults (the vDSO clock),
+ * so the agent does nothing for it: its hooked calls are not recorded, open frames still
+ * return through the exit stub. */
+RP_HIDDEN void rp_thread_sandbox(int on);
 RP_HIDDEN void rp_process_exiting(void);
 RP_HIDDEN void rp_process_crashing(void);  /* from a fatal signal's handler */
 

@@ -181,12 +181,16 @@ static int64_t hook_index(uint32_t region, void *target) {
 }
 
 /* Combined mode (ROOFPROF_AGENT_SITES=1): the functions roofprof's tracer leaves to the agent,
- * as absolute addresses, one hexadecimal number a line in DIR/PID.sites. The tracer rewrites
+ * as absolute addresses, one hexadecimal number a line in DIR/PID.sites, and IFUNCs by name
+ * ("=cos": their calls reach an implementation chosen at run time). The tracer rewrites
  * the file (atomically, by rename) while the program is stopped at the dynamic linker's
  * notification of new modules, so it is complete whenever a scan reads it. */
 #define MAX_SITES 65536
 static uintptr_t sites[MAX_SITES];
 static size_t n_sites;
+#define MAX_IFUNC_NAMES 256
+static char ifunc_names[MAX_IFUNC_NAMES][160];
+static size_t n_ifunc_names;
 
 static int compare_addr(const void *a, const void *b) {
   uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
@@ -195,20 +199,31 @@ static int compare_addr(const void *a, const void *b) {
 
 static void read_sites(void) {
   n_sites = 0;
+  n_ifunc_names = 0;
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/%d.sites", rp.dir, (int)getpid());
   FILE *f = fopen(path, "re");
   if (!f) return;
-  char line[64];
-  while (n_sites < MAX_SITES && fgets(line, sizeof line, f)) sites[n_sites++] = (uintptr_t)strtoull(line, NULL, 16);
+  char line[160];
+  while (n_sites < MAX_SITES && fgets(line, sizeof line, f)) {
+    if (line[0] != '=') {
+      sites[n_sites++] = (uintptr_t)strtoull(line, NULL, 16);
+    } else if (n_ifunc_names < MAX_IFUNC_NAMES) {
+      line[strcspn(line, "\n")] = 0;
+      snprintf(ifunc_names[n_ifunc_names++], sizeof ifunc_names[0], "%s", line + 1);
+    }
+  }
   fclose(f);
   qsort(sites, n_sites, sizeof sites[0], compare_addr);
 }
 
-static int site_allowed(const void *target) {
+static int site_allowed(const void *target, const char *name) {
   if (!rp.sites_only) return 1;
   uintptr_t t = (uintptr_t)target;
-  return bsearch(&t, sites, n_sites, sizeof sites[0], compare_addr) != NULL;
+  if (bsearch(&t, sites, n_sites, sizeof sites[0], compare_addr)) return 1;
+  for (size_t i = 0; i < n_ifunc_names; ++i)
+    if (strcmp(ifunc_names[i], name) == 0) return 1;
+  return 0;
 }
 
 /* Returns 1 when every matching slot of the module is hooked. */
@@ -235,7 +250,7 @@ static int hook_relocations(const struct module *m, const char *path, const stru
       complete = 0;
       continue;
     }
-    if (!site_allowed(target)) continue; /* the tracer's breakpoint measures it */
+    if (!site_allowed(target, name)) continue; /* the tracer's breakpoint measures it */
     uint32_t region = region_id((uint32_t)spec, name);
     int64_t hook = region == UINT32_MAX ? -1 : hook_index(region, target);
     if (hook < 0) {
@@ -263,7 +278,7 @@ void *rp_hooks_stub_for(const char *name, void *target) {
    * racing with a scan). */
   if (pthread_mutex_trylock(&rp.lock) != 0) return target;
   void *out = target;
-  if (site_allowed(target)) {
+  if (site_allowed(target, name)) {
     uint32_t region = region_id((uint32_t)spec, name);
     int64_t hook = region == UINT32_MAX ? -1 : hook_index(region, target);
     if (hook >= 0) out = (void *)((uintptr_t)rp_stubs + (uintptr_t)hook * RP_STUB_BYTES);

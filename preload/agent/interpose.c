@@ -2,11 +2,16 @@
  * library's by the dynamic linker): dlopen/dlmopen (dlopen_call.S; hook what was loaded),
  * dlclose (never while a scan runs), the longjmp family (close the shadow-stack frames
  * the jump abandons), the unwinder entry points and __cxa_begin_catch (exceptions through
- * hooked calls), pthread_exit (the thread's frames are abandoned). Each forwards to the next
+ * hooked calls), pthread_exit (the thread's frames are abandoned), prctl and syscall (a thread
+ * entering seccomp strict mode is left alone from then on). Each forwards to the next
  * definition of its name (dlsym RTLD_NEXT, looked up once, with a recursion guard). */
 #include <dlfcn.h>
 #include <link.h>
+#include <linux/seccomp.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #include "preload/agent/agent.h"
 
@@ -24,6 +29,7 @@ static struct real_fn reals[] = {
     {"_Unwind_Resume_or_Rethrow", NULL}, {"__cxa_begin_catch", NULL},
     {"pthread_exit", NULL},    {"sigaction", NULL},
     {"signal", NULL},          {"pthread_create", NULL},
+    {"prctl", NULL},           {"syscall", NULL},
 };
 static __thread int resolving __attribute__((tls_model("initial-exec")));
 
@@ -227,4 +233,46 @@ RP_EXPORT void pthread_exit(void *value) {
   exit_fn real = (exit_fn)rp_real("pthread_exit");
   if (!real) __builtin_trap();
   real(value);
+}
+
+/* ---- seccomp strict mode ------------------------------------------------------------------ */
+
+/* prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT) and seccomp(SECCOMP_SET_MODE_STRICT, ...): the
+ * thread is marked before the request (afterwards nothing the agent does is allowed to it) and
+ * unmarked if the request fails. */
+static int asks_for_strict_mode(long nr, long a1, long a2) {
+  return (nr == SYS_prctl && a1 == PR_SET_SECCOMP && a2 == SECCOMP_MODE_STRICT) ||
+         (nr == SYS_seccomp && a1 == SECCOMP_SET_MODE_STRICT);
+}
+
+typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long, unsigned long);
+RP_EXPORT int prctl(int option, ...) {
+  va_list ap;
+  va_start(ap, option);
+  unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
+  unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
+  va_end(ap);
+  prctl_fn real = (prctl_fn)rp_real("prctl");
+  if (!real) __builtin_trap();
+  int strict = asks_for_strict_mode(SYS_prctl, option, (long)a2);
+  if (strict) rp_thread_sandbox(1);
+  int r = real(option, a2, a3, a4, a5);
+  if (strict && r != 0) rp_thread_sandbox(0);
+  return r;
+}
+
+typedef long (*syscall_fn)(long, long, long, long, long, long, long);
+RP_EXPORT long syscall(long nr, ...) {
+  va_list ap;
+  va_start(ap, nr);
+  long a[6];
+  for (int i = 0; i < 6; ++i) a[i] = va_arg(ap, long);
+  va_end(ap);
+  syscall_fn real = (syscall_fn)rp_real("syscall");
+  if (!real) __builtin_trap();
+  int strict = asks_for_strict_mode(nr, a[0], a[1]);
+  if (strict) rp_thread_sandbox(1);
+  long r = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+  if (strict && r != 0) rp_thread_sandbox(0);
+  return r;
 }

@@ -15,6 +15,13 @@
 #define RP_THREAD_GONE ((struct rp_thread *)1)
 
 static __thread struct rp_thread *self __attribute__((tls_model("initial-exec")));
+static __thread int sandboxed __attribute__((tls_model("initial-exec")));
+
+void rp_thread_sandbox(int on) {
+  if (on && !sandboxed)
+    rp_table_line("W a thread entered seccomp strict mode: its calls from then on are not measured");
+  sandboxed = on;
+}
 
 static void thread_key_destructor(void *p);
 
@@ -56,7 +63,7 @@ RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
   const struct rp_hook *h = &rp.hooks[index];
   void *target = h->target;
   struct rp_thread *t = self;
-  if (!rp.active) return target;
+  if (!rp.active || sandboxed) return target;
   if (__builtin_expect(t == NULL, 0)) t = thread_start();
   if (t == NULL || t == RP_THREAD_GONE || t->exited) return target;
   if (t->busy) {
@@ -108,7 +115,7 @@ RP_HIDDEN void *rp_on_exit(uint64_t sp) {
   uint32_t above = t->depth - 1 - (uint32_t)i;
   if (above) memcpy(&t->frames[lo], &t->frames[i + 1], above * sizeof(struct rp_frame));
   t->depth -= (uint32_t)(i - lo + 1);
-  if (!silent && rp.active && !t->busy && !t->exited) {
+  if (!silent && rp.active && !sandboxed && !t->busy && !t->exited) {
     t->busy = sp;
     rp_emit(t, RP_STACK_AT, RP_REASON_RETURN, 0, sp);
     t->busy = 0;
@@ -137,7 +144,7 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
     closed |= !(t->frames[t->depth - 1].flags & RP_FRAME_SILENT);
     t->depth--;
   }
-  if (closed && rp.active && !t->busy && !t->exited) {
+  if (closed && rp.active && !sandboxed && !t->busy && !t->exited) {
     t->busy = sp;
     rp_emit(t, RP_STACK_AT, reason, 0, sp);
     t->busy = 0;
@@ -162,7 +169,7 @@ static void thread_key_destructor(void *p) {
     open |= !(t->frames[i].flags & RP_FRAME_SILENT);
     hijacked |= !(t->frames[i].flags & RP_FRAME_RESTORED);
   }
-  if (open && rp.active && !t->exited) rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
+  if (open && rp.active && !sandboxed && !t->exited) rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
   t->exited = 1;
   if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
   t->fd = -1;

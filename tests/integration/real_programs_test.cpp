@@ -47,10 +47,36 @@ TEST(RealPrograms, GccO3ClonesAreTheFunction) {
   // triad: 3 calls of triad.part.0 from main, one of the origin, which calls triad.part.0 (one call).
   EXPECT_EQ(calls(triad), 4) << triad.dump();
   EXPECT_EQ(triad["flops"].get<double>(), 4 * (9 * kN - 2));
-  EXPECT_EQ(location_symbols(triad).size(), 2u) << triad.dump();
+  // Its two functions, and the copy of its header inlined into main (a span around the call of
+  // triad.part.0, which therefore counts once).
+  EXPECT_EQ(location_symbols(triad),
+            (std::vector<std::string>{"triad at clones.cpp:49", "triad at clones.cpp:49",
+                                      "triad(int, double*, double const*, double const*, double) [clone .part.0]",
+                                      "triad(int, double*, double const*, double const*, double)"}))
+      << triad.dump();
   // The summary lists what each region covers.
   EXPECT_NE(r.err.find("covers triad(int, double*, double const*, double const*, double) [clone .part.0]"),
             std::string::npos) << r.diag();
+}
+
+// gcc -O2 inlines scale_add into main (no out-of-line copy exists): the region covers its
+// inlined copy, measured from where control enters the copy's code to where it leaves.
+TEST(RealPrograms, InlinedFunctionByItsName) {
+  Sandbox sb;
+  json doc = emul_run(sb, {"scale_add"}, {fixture("real_inlined")});
+  json reg = region(doc, "scale_add");
+  ASSERT_FALSE(reg.is_null()) << doc.dump(1);
+  EXPECT_EQ(calls(reg), 10) << reg.dump();
+  EXPECT_EQ(reg["flops"].get<double>(), 10 * 2 * kN) << reg.dump();
+  for (const std::string& s : location_symbols(reg)) EXPECT_EQ(s, "scale_add at inlined.c:18");
+  // Natively (breakpoints at the copy's edges) the same calls.
+  auto r = sb.roofprof({"run", "--backend", "time", "-q", "-r", "scale_add", "-o", "native.json", "--",
+                        fixture("real_inlined")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(calls(region(load_result(r, "native.json"), "scale_add")), 10);
+  // `symbols` lists the copy under the name the user types.
+  auto sym = sb.roofprof({"symbols", "--match", "scale_add", "--", fixture("real_inlined")});
+  EXPECT_NE(sym.out.find("scale_add  (inlined at inlined.c:18)"), std::string::npos) << sym.diag();
 }
 
 TEST(RealPrograms, CloneNamesAsSuggestedAreAccepted) {

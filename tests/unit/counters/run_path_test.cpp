@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <set>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -132,6 +133,14 @@ TEST(RunPath, EveryForcedModelGivesTheWTheScriptedCountsImply) {
 TEST(RunPath, EveryModelByCpuidFallbackGivesTheSameW) {
   for (const Case& c : cases())
     EXPECT_EQ(run_counting("", "cpu " + c.cpu + "\n" + c.script), c.expected) << c.cpu;
+}
+
+// "Every event set shipped": a set added to counters/events/ without a case here fails.
+TEST(RunPath, EveryShippedEventSetHasACase) {
+  std::set<std::string> shipped, covered;
+  for (const EventSet& s : event_catalog()) shipped.insert(s.model);
+  for (const Case& c : cases()) covered.insert(c.expected.substr(0, c.expected.find(' ')));
+  EXPECT_EQ(covered, shipped);
 }
 
 TEST(RunPath, MultiplexedGroupIsScaledFromItsDeltas) {

@@ -1,0 +1,57 @@
+// The edges of an inlined copy: where control enters its code from outside and where it leaves,
+// from hand-assembled x86-64 (bytes and addresses as objdump would show them).
+#include "symbolizer/inlined.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roofprof::symbolizer {
+namespace {
+
+// 0x1000  48 89 f8   mov %rdi,%rax      outside
+// 0x1003  48 01 c0   add %rax,%rax      the copy: [0x1003, 0x1009)
+// 0x1006  48 ff c0   inc %rax
+// 0x1009  75 f8      jne 0x1003         outside, jumps back in
+// 0x100b  e8 00 00 00 00  call 0x1010   outside
+// 0x1010  c3         ret
+const uint8_t kCode[] = {0x48, 0x89, 0xf8, 0x48, 0x01, 0xc0, 0x48, 0xff, 0xc0, 0x75, 0xf8,
+                         0xe8, 0x00, 0x00, 0x00, 0x00, 0xc3};
+
+CopyEdges edges(std::vector<AddressRange> ranges, const uint8_t* code = kCode, size_t size = sizeof kCode) {
+  return copy_edges(ranges, {CodeBlock{0x1000, code, size}});
+}
+
+TEST(InlinedCopy, EnteredByFallThroughAndBackEdgeLeftByFallThrough) {
+  const CopyEdges e = edges({{0x1003, 0x1009}});
+  EXPECT_EQ(e.why_not, "");
+  EXPECT_EQ(e.entries, (std::vector<uint64_t>{0x1003}));
+  EXPECT_EQ(e.exits, (std::vector<uint64_t>{0x1009}));
+}
+
+TEST(InlinedCopy, ABranchOutIsAnExitAndACallIsNot) {
+  // The copy is the loop's branch and the call: jne leaves to 0x1003 when taken, falls to the
+  // call otherwise; the call's callee runs inside the copy, which ends at the ret (outside).
+  const CopyEdges e = edges({{0x1009, 0x1010}});
+  EXPECT_EQ(e.why_not, "");
+  EXPECT_EQ(e.entries, (std::vector<uint64_t>{0x1009}));
+  EXPECT_EQ(e.exits, (std::vector<uint64_t>{0x1003, 0x1010}));
+}
+
+TEST(InlinedCopy, CodeStartingAtTheFunctionIsEnteredThere) {
+  const CopyEdges e = edges({{0x1000, 0x1003}});
+  EXPECT_EQ(e.entries, (std::vector<uint64_t>{0x1000}));
+  EXPECT_EQ(e.exits, (std::vector<uint64_t>{0x1003}));
+}
+
+TEST(InlinedCopy, AReturnFromInsideCannotBeDelimited) {
+  const CopyEdges e = edges({{0x100b, 0x1011}});
+  EXPECT_EQ(e.why_not, "it returns from inside its code");
+}
+
+TEST(InlinedCopy, AnIndirectJumpFromInsideCannotBeDelimited) {
+  const uint8_t code[] = {0x48, 0x89, 0xf8, 0xff, 0xe0, 0xc3};  // mov; jmp *%rax; ret
+  const CopyEdges e = edges({{0x1003, 0x1005}}, code, sizeof code);
+  EXPECT_EQ(e.why_not, "it jumps through a register or memory from inside its code");
+}
+
+}  // namespace
+}  // namespace roofprof::symbolizer
