@@ -10,15 +10,6 @@ namespace roofprof::cli {
 
 namespace {
 
-emul::ProbeKind probe_kind(probes::SiteRole role) {
-  switch (role) {
-    case probes::SiteRole::Entry: return emul::ProbeKind::Entry;
-    case probes::SiteRole::SpanStart: return emul::ProbeKind::SpanStart;
-    case probes::SiteRole::SpanStop: return emul::ProbeKind::SpanStop;
-  }
-  return emul::ProbeKind::Entry;
-}
-
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 }  // namespace
@@ -42,15 +33,15 @@ EmulatedQuantities emulated_quantities(const std::vector<std::string>& names, co
   return q;
 }
 
-std::vector<emul::Probe> emulation_probes(const probes::Planner& planner) {
-  std::vector<emul::Probe> out;
+std::vector<probes::PlannedProbe> emulation_probes(const probes::Planner& planner) {
+  std::vector<probes::PlannedProbe> out;
   for (const auto& info : planner.regions())
     for (const auto& site : info.sites) {
       if (site.ifunc) continue;  // its resolver, not the function (emulation_left_out)
-      emul::Probe p{site.region, probe_kind(site.role), site.module, site.address};
       bool dup = false;
-      for (const auto& q : out) dup |= q.region == p.region && q.kind == p.kind && q.module == p.module && q.address == p.address;
-      if (!dup) out.push_back(p);
+      for (const auto& q : out)
+        dup |= q.region == site.region && q.role == site.role && q.module == site.module && q.address == site.address;
+      if (!dup) out.push_back(site);
     }
   return out;
 }

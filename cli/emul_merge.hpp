@@ -23,7 +23,7 @@ struct EmulatedQuantities {
 EmulatedQuantities emulated_quantities(const std::vector<std::string>& names, const std::vector<double>& counts);
 
 // The emulation tool's probes: every site the native run placed, by region.
-std::vector<emul::Probe> emulation_probes(const probes::Planner& planner);
+std::vector<probes::PlannedProbe> emulation_probes(const probes::Planner& planner);
 // One line for each site emulation_probes() leaves out (IFUNC entries).
 std::vector<std::string> emulation_left_out(const probes::Planner& planner);
 

@@ -172,7 +172,7 @@ std::string find_tool_dir(const std::string& configured) {
   throw UserError(fmt::format("roofprof's valgrind tool {} is missing (looked in {}); rebuild roofprof", kTool, looked));
 }
 
-Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probes, const Options& options) {
+Result run(const std::vector<std::string>& argv, const std::vector<probes::PlannedProbe>& probes, const Options& options) {
   if (argv.empty()) throw UserError("no program to run");
   std::string valgrind = find_in_path(options.valgrind);
   if (valgrind.empty() || !executable(valgrind))

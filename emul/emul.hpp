@@ -58,7 +58,7 @@ struct Result {
 // Runs argv (argv[0] found on PATH like a shell would) under valgrind with the exact-count
 // VEX settings. Throws UserError (exit 2) when valgrind or the tool is missing, the program
 // cannot be started, or it dies of SIGILL on an instruction valgrind cannot emulate (AVX-512).
-Result run(const std::vector<std::string>& argv, const std::vector<Probe>& probes, const Options& options);
+Result run(const std::vector<std::string>& argv, const std::vector<probes::PlannedProbe>& probes, const Options& options);
 
 // The valgrind options roofprof adds for exact counts (also used by the benchmark).
 std::vector<std::string> exact_vex_options();

@@ -73,7 +73,7 @@ bool to_u64(std::string_view s, uint64_t& v, int base = 10) {
 
 }  // namespace
 
-EventParser::EventParser(std::vector<Probe> probes, regions::Scope scope, regions::Tracker::Sink sink,
+EventParser::EventParser(std::vector<probes::PlannedProbe> probes, regions::Scope scope, regions::Tracker::Sink sink,
                          AgentRegions agent_regions)
     : probes_(std::move(probes)), scope_(scope), sink_(std::move(sink)), agent_regions_(std::move(agent_regions)) {
   counts_ = std::make_unique<Counts>(scope_, n_counters_);
@@ -159,14 +159,14 @@ void EventParser::on_probe(File& f, std::string_view* tok, size_t n) {
   tracker_->stack_at(b, CloseReason::Unwound);
   // Stops before starts, so that STOP and START at one address end one span and begin the next.
   std::stable_sort(ids.begin(), ids.end(), [&](size_t a, size_t c) {
-    return (probes_[a].kind == ProbeKind::SpanStop) > (probes_[c].kind == ProbeKind::SpanStop);
+    return (probes_[a].role == probes::SiteRole::SpanStop) > (probes_[c].role == probes::SiteRole::SpanStop);
   });
   for (size_t id : ids) {
-    const Probe& p = probes_[id];
-    switch (p.kind) {
-      case ProbeKind::Entry: opened(tracker_->enter(p.region, b), p.region); break;
-      case ProbeKind::SpanStart: opened(tracker_->span_start(p.region, b), p.region); break;
-      case ProbeKind::SpanStop: tracker_->span_stop(p.region, b); break;
+    const probes::PlannedProbe& p = probes_[id];
+    switch (p.role) {
+      case probes::SiteRole::Entry: opened(tracker_->enter(p.region, b), p.region); break;
+      case probes::SiteRole::SpanStart: opened(tracker_->span_start(p.region, b), p.region); break;
+      case probes::SiteRole::SpanStop: tracker_->span_stop(p.region, b); break;
     }
   }
 }

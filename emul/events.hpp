@@ -44,7 +44,7 @@ using AgentRegions = std::function<std::vector<regions::RegionId>(uint32_t spec,
 
 class EventParser {
  public:
-  EventParser(std::vector<Probe> probes, regions::Scope scope, regions::Tracker::Sink sink,
+  EventParser(std::vector<probes::PlannedProbe> probes, regions::Scope scope, regions::Tracker::Sink sink,
               AgentRegions agent_regions = {});
   ~EventParser();
   EventParser(const EventParser&) = delete;
@@ -80,7 +80,7 @@ class EventParser {
   void on_agent_record(File& f, std::string_view* tok, size_t n);
   void opened(bool did, regions::RegionId region);
 
-  std::vector<Probe> probes_;
+  std::vector<probes::PlannedProbe> probes_;
   regions::Scope scope_;
   regions::Tracker::Sink sink_;
   AgentRegions agent_regions_;

@@ -1,34 +1,23 @@
 #pragma once
-// Probe addresses handed to the valgrind tool (--probes=FILE): where regions start and stop,
-// as (module file, link-time address) pairs. The tool maps them to run-time addresses as
-// objects load, so libraries opened later by dlopen are covered.
-#include <cstdint>
+// The probe file handed to the valgrind tool (--probes=FILE): the planned probes (probes/plan.hpp)
+// where regions start and stop, as (module file, link-time address) pairs. The tool maps them to
+// run-time addresses as objects load, so libraries opened later by dlopen are covered.
 #include <string>
 #include <vector>
 
-#include "regions/tracker.hpp"
+#include "probes/plan.hpp"
 #include "symbolizer/modules.hpp"
 
 namespace roofprof::emul {
 
-enum class ProbeKind { Entry, SpanStart, SpanStop };
-const char* to_string(ProbeKind k);
+// Probes in `role` at every site (the symbolizer's resolution of a region).
+std::vector<probes::PlannedProbe> probes_at(regions::RegionId region, probes::SiteRole role,
+                                            const std::vector<symbolizer::Site>& sites);
 
-struct Probe {
-  regions::RegionId region = 0;
-  ProbeKind kind = ProbeKind::Entry;
-  std::string module;    // path of the ELF file as mapped (any spelling; canonicalised)
-  uint64_t address = 0;  // link-time address in that module (as objdump shows it)
-};
-
-// Probes of one kind at every site (the symbolizer's resolution of a region).
-std::vector<Probe> probes_at(regions::RegionId region, ProbeKind kind,
-                             const std::vector<symbolizer::Site>& sites);
-
-// Writes the tool's probe file: "roofprof-probes 1", then one "<kind>\t<hex>\t<path>" line
-// per probe in order (the tool reports probes by their index). Module paths are
-// canonicalised because valgrind names objects by their resolved path. Throws UserError when
-// a module does not exist or the file cannot be written.
-void write_probe_file(const std::string& path, const std::vector<Probe>& probes);
+// Writes the tool's probe file: "roofprof-probes 2", then one "<role>\t<hex>\t<path>" line per
+// probe in order (the role's number, probes/site_role.h; the tool reports probes by their
+// index). Module paths are canonicalised because valgrind names objects by their resolved path.
+// Throws UserError when a module does not exist or the file cannot be written.
+void write_probe_file(const std::string& path, const std::vector<probes::PlannedProbe>& probes);
 
 }  // namespace roofprof::emul

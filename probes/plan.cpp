@@ -75,7 +75,7 @@ std::string ifunc_note(const PlannedProbe& p, std::string_view mechanism) {
 
 void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
                        const std::string& symbol, std::vector<PlannedProbe>& out) {
-  PlannedProbe p{id, role, module, addr, symbol};
+  PlannedProbe p{id, role, module, addr, symbol, false};
   regions_[id].sites.push_back(p);
   out.push_back(std::move(p));
 }

@@ -7,13 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "probes/site_role.h"
 #include "regions/spec.hpp"
 #include "regions/tracker.hpp"
 #include "symbolizer/elf_file.hpp"
 
 namespace roofprof::probes {
 
-enum class SiteRole { Entry, SpanStart, SpanStop };
+enum class SiteRole { Entry = RP_SITE_ENTRY, SpanStart = RP_SITE_SPAN_START, SpanStop = RP_SITE_SPAN_STOP };
 const char* to_string(SiteRole r);
 
 struct PlannedProbe {

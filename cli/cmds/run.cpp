@@ -171,7 +171,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   try {
     // The emulated run marks regions the way the native run did: with --no-ptrace the agent's
     // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
-    std::vector<emul::Probe> probes;
+    std::vector<probes::PlannedProbe> probes;
     if (plan.emulated_marks_by_agent) eo.agent = emulation_agent(planner);
     else {
       probes = emulation_probes(planner);

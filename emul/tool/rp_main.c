@@ -133,7 +133,7 @@ void rp_probe_hit(UWord slot, Addr sp)
          region that no probed function of this thread encloses, before the entry's counts
          are taken. The flush itself adds no traffic (rp_cache_flush). */
       Bool any_entry = False;
-      for (Int i = 0; i < s->n; i++) any_entry |= rp_probes[s->idx[i]].kind == PK_ENTRY;
+      for (Int i = 0; i < s->n; i++) any_entry |= rp_probes[s->idx[i]].kind == RP_SITE_ENTRY;
       pop_below(t, sp);
       if (any_entry && t->npend == 0) rp_cache_flush();
    }
@@ -141,7 +141,7 @@ void rp_probe_hit(UWord slot, Addr sp)
    for (Int i = 0; i < s->n; i++) {
       if (i) rp_out_char(',');
       rp_out_u64((ULong)s->idx[i]);
-      entry |= rp_probes[s->idx[i]].kind == PK_ENTRY;
+      entry |= rp_probes[s->idx[i]].kind == RP_SITE_ENTRY;
    }
    rp_out_char(' ');
    rp_out_event_tail(rp_cur_tid, sp);

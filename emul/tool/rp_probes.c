@@ -62,7 +62,8 @@ void rp_load_probes(void)
    }
    VG_(close)(fd);
    buf[len] = 0;
-   /* Lines: "roofprof-probes 1" then "<kind>\t<hex link address>\t<module path>". */
+   /* Lines: "roofprof-probes 2" then "<role>\t<hex link address>\t<module path>", the role a
+    * number of probes/site_role.h. */
    Int lines = 0;
    for (Int i = 0; i < len; i++) lines += buf[i] == '\n';
    rp_probes = VG_(calloc)("rp.probes", lines + 1, sizeof(Probe));
@@ -72,7 +73,7 @@ void rp_load_probes(void)
       HChar* eol = VG_(strchr)(p, '\n');
       if (eol) *eol = 0;
       if (header) {
-         if (!VG_STREQ(p, "roofprof-probes 1")) {
+         if (!VG_STREQ(p, "roofprof-probes 2")) {
             VG_(fmsg)("roofprof: %s is not a roofprof probe file\n", rp_clo_probes);
             VG_(exit)(2);
          }
@@ -86,7 +87,12 @@ void rp_load_probes(void)
          }
          *t1 = 0;
          Probe* pr = &rp_probes[n_probes++];
-         pr->kind = VG_STREQ(p, "entry") ? PK_ENTRY : VG_STREQ(p, "span_start") ? PK_SPAN_START : PK_SPAN_STOP;
+         Long role = VG_(strtoll10)(p, NULL);
+         if (role != RP_SITE_ENTRY && role != RP_SITE_SPAN_START && role != RP_SITE_SPAN_STOP) {
+            VG_(fmsg)("roofprof: unknown site role in probe line: %s\n", p);
+            VG_(exit)(2);
+         }
+         pr->kind = (Int)role;
          pr->link = (Addr)VG_(strtoull16)(t1 + 1, NULL);
          pr->path = t2 + 1;
       }

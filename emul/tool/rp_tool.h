@@ -9,6 +9,7 @@
 #define RP_TOOL_H
 
 #include "pub_tool_basics.h"
+#include "probes/site_role.h"
 #include "pub_tool_tooliface.h"
 
 #include "rp_cache.h"
@@ -71,9 +72,8 @@ void rp_out_process_counts(Bool allow_same);
 void rp_out_event_tail(ThreadId tid, Addr sp);
 
 /* rp_probes.c */
-enum { PK_ENTRY, PK_SPAN_START, PK_SPAN_STOP };
 typedef struct {
-   Int kind;
+   Int kind; /* enum rp_site_role (probes/site_role.h) */
    Addr link; /* link-time address in the module */
    HChar* path;
 } Probe;

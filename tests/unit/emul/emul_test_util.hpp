@@ -23,10 +23,10 @@ inline uint64_t symbol_address(const std::string& path, const std::string& symbo
 }
 
 // An entry probe for each symbol (region id = position in `symbols`).
-inline std::vector<Probe> entry_probes(const std::string& path, const std::vector<std::string>& symbols) {
-  std::vector<Probe> probes;
+inline std::vector<probes::PlannedProbe> entry_probes(const std::string& path, const std::vector<std::string>& symbols) {
+  std::vector<probes::PlannedProbe> probes;
   for (size_t i = 0; i < symbols.size(); ++i)
-    probes.push_back(Probe{regions::RegionId(i), ProbeKind::Entry, path, symbol_address(path, symbols[i])});
+    probes.push_back(probes::PlannedProbe{regions::RegionId(i), probes::SiteRole::Entry, path, symbol_address(path, symbols[i]), "", false});
   return probes;
 }
 

@@ -29,7 +29,7 @@ TEST(EmulErrors, MissingProgram) {
 
 TEST(EmulErrors, MissingProbeModule) {
   std::string m = message_of([] {
-    run({fixture("emul_kernels_O2"), "counts"}, {Probe{0, ProbeKind::Entry, "/no/such/lib.so", 0x1000}}, Options{});
+    run({fixture("emul_kernels_O2"), "counts"}, {probes::PlannedProbe{0, probes::SiteRole::Entry, "/no/such/lib.so", 0x1000, "", false}}, Options{});
   });
   EXPECT_NE(m.find("/no/such/lib.so"), std::string::npos) << m;
 }

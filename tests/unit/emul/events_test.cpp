@@ -11,10 +11,10 @@ using regions::CloseReason;
 using regions::Instance;
 
 // Probes: 0 entry of region 0, 1 entry of region 1, 2 start and 3 stop of span region 2.
-const std::vector<Probe> kProbes = {{0, ProbeKind::Entry, "/bin/true", 0x10},
-                                    {1, ProbeKind::Entry, "/bin/true", 0x20},
-                                    {2, ProbeKind::SpanStart, "/bin/true", 0x30},
-                                    {2, ProbeKind::SpanStop, "/bin/true", 0x40}};
+const std::vector<probes::PlannedProbe> kProbes = {{0, probes::SiteRole::Entry, "/bin/true", 0x10, "", false},
+                                    {1, probes::SiteRole::Entry, "/bin/true", 0x20, "", false},
+                                    {2, probes::SiteRole::SpanStart, "/bin/true", 0x30, "", false},
+                                    {2, probes::SiteRole::SpanStop, "/bin/true", 0x40, "", false}};
 
 struct Feed {
   std::vector<Instance> out;

@@ -15,8 +15,8 @@ const Result& regions_run() {
   static const Result r = [] {
     std::string path = fixture("emul_regions");
     auto probes = entry_probes(path, {"recurse", "leaf_longjmp", "leaf_throw", "thread_body", "work"});
-    probes.push_back(Probe{SPAN, ProbeKind::SpanStart, path, symbol_address(path, "span_begin")});
-    probes.push_back(Probe{SPAN, ProbeKind::SpanStop, path, symbol_address(path, "span_end")});
+    probes.push_back(probes::PlannedProbe{SPAN, probes::SiteRole::SpanStart, path, symbol_address(path, "span_begin"), "", false});
+    probes.push_back(probes::PlannedProbe{SPAN, probes::SiteRole::SpanStop, path, symbol_address(path, "span_end"), "", false});
     return run({path, "100"}, probes, Options{});
   }();
   return r;

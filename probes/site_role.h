@@ -1,0 +1,13 @@
+/* Site roles: what a probe at an address does to its region. One definition for the C++ side
+ * (probes::SiteRole), the Valgrind tool (emul/tool) and the probe file between them, which
+ * names a role by its number. Plain C: the tool is C. */
+#ifndef ROOFPROF_PROBES_SITE_ROLE_H
+#define ROOFPROF_PROBES_SITE_ROLE_H
+
+enum rp_site_role {
+  RP_SITE_ENTRY = 0,      /* a function's entry: opens an instance, its return closes it */
+  RP_SITE_SPAN_START = 1, /* opens a span (or an inlined copy) unless open on the thread */
+  RP_SITE_SPAN_STOP = 2,  /* closes it */
+};
+
+#endif
