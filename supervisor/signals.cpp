@@ -13,6 +13,7 @@ namespace {
 
 // Signal handlers reach process-wide state only.
 std::atomic<int> g_requests{0};        // requests received
+std::atomic<int> g_consumed{0};        // requests a policy has acted on (the rest wait for one)
 std::atomic<int> g_last_signal{0};     // the signal of the latest request
 std::atomic<bool> g_from_process{false};  // the latest was sent by a process (kill), not the terminal
 std::atomic<pid_t> g_wake{0};
@@ -82,7 +83,7 @@ bool interrupted() { return g_requests.load() > 0; }
 int last_request_signal() { return g_last_signal.load(); }
 
 InterruptPolicy::InterruptPolicy(bool attached, int64_t grace_ns)
-    : attached_(attached), grace_ns_(grace_ns), base_(g_requests.load()) {}
+    : attached_(attached), grace_ns_(grace_ns), base_(g_consumed.load()) {}
 
 Action InterruptPolicy::next(int64_t now_ns) {
   if (ended_) return Action::None;
@@ -90,6 +91,7 @@ Action InterruptPolicy::next(int64_t now_ns) {
   if (seen > requests_) {
     bool first = requests_ == 0;
     requests_ = seen;
+    g_consumed.store(base_ + seen);
     signal_ = g_last_signal.load();
     if (attached_ || !first || seen > 1) {
       ended_ = true;

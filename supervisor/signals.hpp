@@ -40,8 +40,10 @@ enum class Action { None, Forward, End };
 
 class InterruptPolicy {
  public:
-  // Acts on the requests that arrive from now on. `attached`: roofprof attached to a process
-  // it did not start (--pid): a request ends the run at once (detached, never signalled).
+  // Acts on the requests no earlier policy acted on: those that arrive from now on, and one
+  // that arrived while roofprof was still setting up (a Ctrl-C before the program or the
+  // attach was under way is not lost). `attached`: roofprof attached to a process it did not
+  // start (--pid): a request ends the run at once (detached, never signalled).
   explicit InterruptPolicy(bool attached, int64_t grace_ns = 1'000'000'000);
   // Polled between waits. Forward: send signal() to the program. End: end it now.
   Action next(int64_t now_ns);

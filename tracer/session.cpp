@@ -580,6 +580,15 @@ void Session::detach_all() {
   groups_.clear();
 }
 
+// An int3 trap at `at` is ours: a breakpoint is there, or was when the task trapped on it and
+// has been removed since (another thread's return closed the last probe there): the byte at
+// `at` is no longer int3, so it cannot be the program's own.
+bool Session::is_our_trap(Task& t, TraceeAddr at) {
+  if (t.group->as->find(at)) return true;
+  uint8_t byte = 0;
+  return t.group->as->mem().read(at, &byte, 1) && byte != 0xcc;
+}
+
 // Puts a stopped task on an original instruction: a displaced step is undone or completed, a
 // breakpoint trap is rewound onto the instruction; a signal meant for the program is kept
 // for PTRACE_DETACH. A SIGTRAP of ours is never delivered.
@@ -600,7 +609,7 @@ void Session::settle_for_detach(Task& t, WaitStatus ws) {
   siginfo_t si = t.siginfo();
   user_regs_struct regs{};
   if (!t.read_regs(regs)) return;
-  if (si.si_code == SI_KERNEL && t.group->as->find(TraceeAddr(regs.rip - 1))) {
+  if (si.si_code == SI_KERNEL && is_our_trap(t, TraceeAddr(regs.rip - 1))) {
     regs.rip -= 1;  // stopped on one of our breakpoints: back to the instruction
     t.set_regs(regs);
   } else if (si.si_code == TRAP_TRACE || si.si_code == TRAP_BRKPT) {

@@ -102,6 +102,7 @@ class Session : public regions::CountSource {
   void begin_detach();
   void on_detach_stop(Task& t, WaitStatus ws);
   void settle_for_detach(Task& t, WaitStatus ws);
+  bool is_our_trap(Task& t, TraceeAddr at);
   void finish_detach();
   void detach_all();
   void kill_all();

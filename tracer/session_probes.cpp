@@ -43,8 +43,7 @@ void Session::on_breakpoint(Task& t) {
   AddressSpace& as = *t.group->as;
   const Breakpoint* bp = as.find(at);
   if (!bp) {
-    uint8_t byte = 0;
-    if (as.mem().read(at, &byte, 1) && byte != 0xcc) {
+    if (is_our_trap(t, at)) {
       // Ours, removed while this thread was already trapping on it: run the original.
       regs.rip = at.value();
       t.set_regs(regs);

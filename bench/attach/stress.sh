@@ -16,13 +16,15 @@ load=()
 cleanup() { kill "${load[@]}" "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 for _ in $(seq "$(nproc)"); do (while :; do :; done) & load+=($!); done
-start_app() { "$app" "$dir/beat" "$workers" "$period" & pid=$!; sleep 0.3; }
+# A background job of a non-interactive shell ignores SIGINT, and roofprof keeps a signal that
+# was ignored at its start ignored (nohup's convention): both start with SIGINT at its default.
+start_app() { env --default-signal=INT "$app" "$dir/beat" "$workers" "$period" & pid=$!; sleep 0.3; }
 beat() { cut -d' ' -f1 "$dir/beat" 2>/dev/null || echo 0; }
 start_app
 harmed=0 failed=0
 t0=$(date +%s)
 for i in $(seq "$cycles"); do
-  "$roofprof" run -q --backend time --pid "$pid" -r tick -o "$dir/r.json" 2>"$dir/err" &
+  env --default-signal=INT "$roofprof" run -q --backend time --pid "$pid" -r tick -o "$dir/r.json" 2>"$dir/err" &
   prof=$!
   sleep "0.$(printf '%03d' $((50 + RANDOM % 350)))"
   kill -INT "$prof"
