@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <utility>
 #include <set>
 
 #include "common/clock.hpp"
@@ -189,6 +190,7 @@ SessionOutcome Session::run() {
     if (opts_.attach_pid) attach();
     else launch();
     loop();
+    report_probe_costs();
   } catch (const UserError&) {
     if (opts_.attach_pid) detach_all();
     else kill_all();
@@ -235,7 +237,10 @@ void Session::loop() {
     pid_t tid = 0;
     if (!wait_for_stop(tid, status)) break;  // ECHILD: nothing left to trace
     if (tid == 0) continue;
+    const int64_t got = monotonic_ns();
     dispatch(tid, WaitStatus(status));
+    handling_ns_ += monotonic_ns() - got;  // the task waits for us meanwhile
+    ++handled_stops_;
   }
 }
 
@@ -416,6 +421,7 @@ void Session::on_exec(Task& t) {
   g.initial_check_done = false;
   g.exiting = false;
   if (g.counters && !g.counters->has_thread(t.tid)) g.counters->add_thread(t.tid);
+  if (g.tgid == main_pid_ && step_ns_.empty()) calibrate_stop_cost(t);
   scan_modules(t);
   // The entry point: every library the program links against is loaded by then.
   std::ifstream auxv("/proc/" + std::to_string(g.tgid) + "/auxv", std::ios::binary);
@@ -428,7 +434,7 @@ void Session::on_exec(Task& t) {
   } else {
     initial_check(t);
   }
-  t.resume(How::Continue);
+  t.resume(How::Continue, std::exchange(t.pending_signal, 0));
 }
 
 void Session::on_exit_event(Task& t) {
@@ -500,6 +506,7 @@ bool Session::leave_displaced_step(Task& t) {
     t.set_regs(regs);
   }
   t.state = Running{};
+  t.step_resumed_ns = 0;
   return true;
 }
 

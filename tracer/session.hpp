@@ -122,6 +122,16 @@ class Session : public regions::CountSource {
   void suspend_span_starts(ThreadGroup& g, regions::RegionId region);
   void restore_span_starts(Task& t, std::optional<regions::RegionId> only = std::nullopt);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
+  // What probes cost (session_cost.cpp): a timed single step is the kernel's round trip of a
+  // stop, our handling of each stop is timed too; a region whose probes' estimated cost is more
+  // than half the run is reported.
+  void note_step_time(int64_t ns);
+  void count_probe_stops(regions::RegionId region, uint64_t stops);
+  void report_probe_costs();
+  void calibrate_stop_cost(Task& t);  // a few single steps of a task at its exec stop
+  // The cost of one stop: the kernel's round trip (median of the timed single steps) plus our
+  // mean handling time per stop; 0 before a step was timed.
+  int64_t stop_cost_ns() const;
   void execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs);
   // A boundary of `t` now, read from this session's counters. In the combined mode the
   // agent's published records are drained first: one tracker, each thread's boundaries in order.
@@ -154,6 +164,12 @@ class Session : public regions::CountSource {
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
   supervisor::InterruptPolicy interrupts_;  // acted on between stops
   int64_t start_ns_ = 0;
+  std::vector<int64_t> step_ns_;  // recent displaced-step round trips (a ring)
+  size_t step_next_ = 0;
+  std::map<regions::RegionId, uint64_t> probe_stops_;  // ptrace stops each region's probes caused
+  int64_t next_cost_check_ns_ = 0;
+  int64_t handling_ns_ = 0;  // time spent handling stops (the stopped task waits for it)
+  uint64_t handled_stops_ = 0;
   SessionOutcome outcome_;
 };
 

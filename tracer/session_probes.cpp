@@ -55,8 +55,13 @@ void Session::on_breakpoint(Task& t) {
   }
   regs.rip = at.value();
   std::vector<Probe> probes = bp->probes;  // handlers add and remove probes
+  const uint64_t stops = bp->displaced.mode == Displaced::Mode::Emulate ? 1 : 2;  // the trap, the step
   handle_probes(t, probes, regs);
   if (finish_requested_) return;  // the loop kills the program next
+  for (const Probe& p : probes) {
+    if (p.kind == ProbeKind::RegionEntry) count_probe_stops(p.region, 2 * stops);  // and its return
+    if (p.kind == ProbeKind::SpanStart || p.kind == ProbeKind::SpanStop) count_probe_stops(p.region, stops);
+  }
   execute_displaced(t, at, regs);
 }
 
@@ -78,10 +83,13 @@ void Session::execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs) {
   t.state = DisplacedStep{at, bp->slot, bp->displaced};
   regs.rip = bp->slot.value();
   t.set_regs(regs);
+  t.step_resumed_ns = monotonic_ns();
   t.resume(How::Step);
 }
 
 void Session::on_step_done(Task& t) {
+  if (t.step_resumed_ns) note_step_time(monotonic_ns() - t.step_resumed_ns);
+  t.step_resumed_ns = 0;
   user_regs_struct regs{};
   if (!t.read_regs(regs)) return;
   if (auto* step = std::get_if<DisplacedStep>(&t.state)) {
@@ -175,8 +183,11 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
   }
   if (!measured) return;
   if (opts_.before_outermost_entry && !tracker_.in_function(g.tgid, t.tid) &&
-      std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; }))
+      std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; })) {
+    const int64_t t0 = monotonic_ns();
     opts_.before_outermost_entry(t.tid);
+    handling_ns_ -= monotonic_ns() - t0;  // cache eviction is not a cost of the probes
+  }
   for (const Probe& p : probes) {
     if (p.kind == ProbeKind::RegionEntry) {
       std::string group;

@@ -98,6 +98,7 @@ class Task {
   bool job_stopped = false;            // in a group-stop (SIGSTOP & co.): stays stopped
   // A single-step of ours finished but its SIGTRAP (TRAP_TRACE) is still queued: swallow it.
   bool step_trap_queued = false;
+  int64_t step_resumed_ns = 0;  // when a displaced step was resumed (0: none under way)
   int pending_signal = 0;              // to deliver at detach
 
  private:
