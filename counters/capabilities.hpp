@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "counters/cpu_info.hpp"
+#include "common/cpu_info.hpp"
 #include "counters/event_set_selection.hpp"
 
 namespace roofprof::counters {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "counters/cpu_info.hpp"
+#include "common/cpu_info.hpp"
 #include "counters/event_set.hpp"
 
 namespace roofprof::counters {

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "counters/cpu_info.hpp"
+#include "common/cpu_info.hpp"
 
 namespace roofprof::counters {
 

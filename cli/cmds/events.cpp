@@ -8,7 +8,7 @@
 
 #include "cli/command.hpp"
 #include "common/error.hpp"
-#include "counters/cpu_info.hpp"
+#include "common/cpu_info.hpp"
 #include "counters/event_catalog.hpp"
 #include "counters/event_encoding.hpp"
 #include "counters/event_set_selection.hpp"

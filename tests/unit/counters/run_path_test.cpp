@@ -125,7 +125,9 @@ const std::vector<Case>& cases() {
 
 TEST(RunPath, EveryForcedModelGivesTheWTheScriptedCountsImply) {
   for (const Case& c : cases())
-    if (!c.pfm.empty()) EXPECT_EQ(run_counting(c.pfm, "cpu " + c.cpu + "\n" + c.script), c.expected) << c.pfm;
+    if (!c.pfm.empty()) {
+      EXPECT_EQ(run_counting(c.pfm, "cpu " + c.cpu + "\n" + c.script), c.expected) << c.pfm;
+    }
 }
 
 // The same through /proc/cpuinfo's family and model, with libpfm4 detecting no core PMU (as on

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "common/error.hpp"
-#include "result/host.hpp"
 #include "result/result.hpp"
 #include "tests/unit/result/sample_run.hpp"
 
@@ -147,18 +146,6 @@ TEST_F(ResultFile, BadFilesAreUserErrors) {
   msg = error_of([&] { read_file(path("new.json")); });
   EXPECT_EQ(msg.rfind("result file '" + path("new.json") + "': result schema 99 is newer", 0), 0u)
       << msg;
-}
-
-TEST(Host, ParseCpuinfoTakesTheFirstProcessor) {
-  std::string text =
-      "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
-      "model name\t: Intel(R) Xeon(R) CPU @ 2.20GHz  \nflags\t\t: fpu vme\n\n"
-      "processor\t: 1\nvendor_id\t: Other\nmodel name\t: Other CPU\n";
-  CpuInfo info = parse_cpuinfo(text);
-  EXPECT_EQ(info.vendor, "GenuineIntel");
-  EXPECT_EQ(info.model, "Intel(R) Xeon(R) CPU @ 2.20GHz");
-  EXPECT_EQ(parse_cpuinfo("").model, "");
-  EXPECT_EQ(parse_cpuinfo("model name:").model, "");
 }
 
 TEST(Host, DescribesThisMachine) {

@@ -1,15 +1,24 @@
-#include "counters/cpu_info.hpp"
+#include "common/cpu_info.hpp"
+
+#include <cstdlib>
 
 #include <fstream>
 #include <sstream>
 
-namespace roofprof::counters {
+namespace roofprof {
 namespace {
 
 std::string trim(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t");
   const size_t e = s.find_last_not_of(" \t");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// A decimal field; -1 (unknown) when it is not a number.
+int number(const std::string& v) {
+  char* end = nullptr;
+  const long x = std::strtol(v.c_str(), &end, 10);
+  return end != v.c_str() ? int(x) : -1;
 }
 
 }  // namespace
@@ -36,8 +45,8 @@ CpuInfo parse_cpuinfo(std::string_view text) {
     }
     if (!first) continue;
     if (key == "vendor_id") info.vendor = value;
-    else if (key == "cpu family") info.family = std::stoi(value);
-    else if (key == "model") info.model = std::stoi(value);
+    else if (key == "cpu family") info.family = number(value);
+    else if (key == "model") info.model = number(value);
     else if (key == "model name") info.model_name = value;
     else if (key == "flags") {
       std::istringstream f(value);
@@ -55,4 +64,4 @@ CpuInfo read_cpuinfo(const std::string& path) {
   return parse_cpuinfo(ss.str());
 }
 
-}  // namespace roofprof::counters
+}  // namespace roofprof

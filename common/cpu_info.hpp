@@ -1,10 +1,11 @@
 #pragma once
-// The CPU as /proc/cpuinfo describes it (first processor entry).
+// The CPU as /proc/cpuinfo describes it (first processor entry): the one model of the host CPU,
+// used by the counter backends (event-set choice), the result (`host`) and `events`.
 #include <set>
 #include <string>
 #include <string_view>
 
-namespace roofprof::counters {
+namespace roofprof {
 
 struct CpuInfo {
   std::string vendor;      // "GenuineIntel", "AuthenticAMD"; "" when unknown
@@ -20,4 +21,4 @@ struct CpuInfo {
 CpuInfo parse_cpuinfo(std::string_view text);
 CpuInfo read_cpuinfo(const std::string& path = "/proc/cpuinfo");
 
-}  // namespace roofprof::counters
+}  // namespace roofprof

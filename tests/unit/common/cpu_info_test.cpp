@@ -1,8 +1,8 @@
-#include "counters/cpu_info.hpp"
+#include "common/cpu_info.hpp"
 
 #include <gtest/gtest.h>
 
-namespace roofprof::counters {
+namespace roofprof {
 namespace {
 
 TEST(CpuInfo, ParsesTheFirstProcessorAndCountsAll) {
@@ -26,5 +26,19 @@ TEST(CpuInfo, ThisMachineHasAVendor) {
   EXPECT_GT(c.logical_cpus, 0);
 }
 
+// Only the first processor's fields; text before any key and lines without a colon are skipped.
+TEST(CpuInfo, ParseCpuinfoTakesTheFirstProcessor) {
+  std::string text =
+      "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+      "model name\t: Intel(R) Xeon(R) CPU @ 2.20GHz  \nflags\t\t: fpu vme\n\n"
+      "processor\t: 1\nvendor_id\t: Other\nmodel name\t: Other CPU\n";
+  CpuInfo info = parse_cpuinfo(text);
+  EXPECT_EQ(info.vendor, "GenuineIntel");
+  EXPECT_EQ(info.model_name, "Intel(R) Xeon(R) CPU @ 2.20GHz");
+  EXPECT_EQ(parse_cpuinfo("").model_name, "");
+  EXPECT_EQ(parse_cpuinfo("model name:").model_name, "");
+  EXPECT_EQ(parse_cpuinfo("cpu family\t:\nmodel\t: x\n").family, -1);  // not a number: unknown, no exception
+}
+
 }  // namespace
-}  // namespace roofprof::counters
+}  // namespace roofprof
