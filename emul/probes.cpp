@@ -13,7 +13,7 @@ std::vector<probes::PlannedProbe> probes_at(regions::RegionId region, probes::Si
                                             const std::vector<symbolizer::Site>& sites) {
   std::vector<probes::PlannedProbe> out;
   out.reserve(sites.size());
-  for (const auto& s : sites) out.push_back(probes::PlannedProbe{region, role, s.module, s.address, s.symbol, false});
+  for (const auto& s : sites) out.push_back(probes::PlannedProbe{region, role, s.module, s.address, s.symbol, s.ifunc});
   return out;
 }
 

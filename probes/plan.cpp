@@ -74,8 +74,8 @@ std::string ifunc_note(const PlannedProbe& p, std::string_view mechanism) {
 }
 
 void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
-                       const std::string& symbol, std::vector<PlannedProbe>& out) {
-  PlannedProbe p{id, role, module, addr, symbol, false};
+                       const std::string& symbol, std::vector<PlannedProbe>& out, bool ifunc) {
+  PlannedProbe p{id, role, module, addr, symbol, ifunc};
   regions_[id].sites.push_back(p);
   out.push_back(std::move(p));
 }
@@ -121,7 +121,6 @@ bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std
     // where it leaves (while open, a re-entry such as a loop's back edge is no new boundary).
     for (uint64_t a : e.entries) add_site(id, SiteRole::SpanStart, elf.path(), a, c->origin.short_name + where, out);
     for (uint64_t a : e.exits) add_site(id, SiteRole::SpanStop, elf.path(), a, c->origin.short_name + where, out);
-    ++regions_[id].inlined_copies;
   }
   return true;
 }
@@ -159,11 +158,7 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
                                       spec.text, m.name, why));
         }
         auto id = region_for(i, glob ? m.name : spec.name);
-        for (const auto& site : m.sites) {
-          add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out);
-          const symbolizer::Symbol* s = elf.function_at(site.address);
-          if (s && s->ifunc && s->value == site.address) out.back().ifunc = regions_[id].sites.back().ifunc = true;
-        }
+        for (const auto& site : m.sites) add_site(id, SiteRole::Entry, site.module, site.address, site.symbol, out, site.ifunc);
       }
       spec_start_found_[i] = true;
       if (!system) spec_own_found_[i] = true;
@@ -194,7 +189,8 @@ std::vector<Planner::Unresolved> Planner::unresolved() const {
 
 std::vector<std::string> Planner::check_resolved(const std::vector<const symbolizer::ElfFile*>& modules,
                                                  bool more_may_load, std::string_view hint) const {
-  std::vector<std::string> warnings;
+  // Every spec's reason is recorded (unresolved()) before the first one is thrown.
+  std::vector<std::pair<size_t, std::string>> missing_what;
   spec_why_.assign(specs_.size(), std::string());
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
@@ -215,14 +211,17 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
                            loc->module.empty() ? "the executable" : loc->module);
       }
       spec_why_[i] += (spec_why_[i].empty() ? "" : "; ") + what + std::string(hint);
-      if (more_may_load) {
-        warnings.push_back(
-            fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}", spec.text, what, hint));
-      } else {
-        throw UserError(fmt::format("unknown region '{}': {}{}", spec.text, what, hint));
-      }
+      missing_what.emplace_back(i, std::move(what));
     }
   }
+  if (!more_may_load && !missing_what.empty()) {
+    const auto& [i, what] = missing_what.front();
+    throw UserError(fmt::format("unknown region '{}': {}{}", specs_[i].text, what, hint));
+  }
+  std::vector<std::string> warnings;
+  for (const auto& [i, what] : missing_what)
+    warnings.push_back(
+        fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}", specs_[i].text, what, hint));
   return warnings;
 }
 

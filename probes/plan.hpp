@@ -39,9 +39,8 @@ struct RegionInfo {
   std::vector<PlannedProbe> sites;  // every site placed so far
   // Functions of the name left out because the program's own modules have it: "step in libc.so.6".
   std::vector<std::string> left_out;
-  // Inlined copies of the function measured as spans (symbolizer/inlined.hpp), and the ones
-  // that cannot be, with why: "kern inlined at main.c:42 in app: it returns from inside its code".
-  size_t inlined_copies = 0;
+  // Inlined copies of the function that cannot be measured as spans (symbolizer/inlined.hpp),
+  // with why: "kern inlined at main.c:42 in app: it returns from inside its code".
   std::vector<std::string> inlined_left_out;
 };
 
@@ -58,7 +57,8 @@ class Planner {
   // library it is left out once the program's own modules have it (RegionInfo::left_out).
   std::vector<PlannedProbe> probes_for(const symbolizer::ElfFile& elf, bool is_main);
 
-  // Throws UserError for the first spec with no site so far, listing the closest names in
+  // Records why each spec has no site so far (unresolved()), then throws UserError for the
+  // first of them, listing the closest names in
   // `modules`. `more_may_load`: the program can still dlopen libraries; then unresolved specs
   // only produce warnings (returned) and stay pending.
   // `hint` ends every message (e.g. "; ... add --follow-fork").
@@ -79,7 +79,7 @@ class Planner {
  private:
   regions::RegionId region_for(size_t spec_index, const std::string& name);
   void add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,
-                const std::string& symbol, std::vector<PlannedProbe>& out);
+                const std::string& symbol, std::vector<PlannedProbe>& out, bool ifunc = false);
   // Span sites for the inlined copies in `elf` of spec `i`'s function; false when it has none.
   bool place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std::vector<PlannedProbe>& out);
 

@@ -182,10 +182,6 @@ std::optional<std::string> ElfImage::source_of(uint64_t vaddr) const { return li
 
 bool ElfImage::imports(std::string_view symbol) const { return imports_.count(std::string(symbol)) != 0; }
 
-}  // namespace roofprof::symbolizer
-
-namespace roofprof::symbolizer {
-
 const std::vector<InlinedCopy>& ElfImage::inlined() const {
   std::call_once(inlined_once_, [this] {
     Elf* dwarf = debug_ && find_section(debug_->elf(), ".debug_info") ? debug_->elf() : handle_.elf();

@@ -93,7 +93,7 @@ std::vector<FunctionMatch> match_functions(std::string_view pattern,
     std::string name = display(*c.symbol);
     FunctionMatch& g = groups[name];
     g.name = name;
-    g.sites.push_back(Site{modules[c.module]->path(), c.symbol->value, c.symbol->demangled});
+    g.sites.push_back(Site{modules[c.module]->path(), c.symbol->value, c.symbol->demangled, c.symbol->ifunc});
   }
   std::vector<FunctionMatch> out;
   out.reserve(groups.size());
@@ -121,13 +121,13 @@ std::vector<Site> resolve_location(const regions::Location& loc, const ElfFile& 
       break;
     case Kind::FileLine:
       for (uint64_t addr : module.line_addresses(loc.file, loc.line)) {
-        out.push_back(Site{module.path(), addr, ""});
+        out.push_back(Site{module.path(), addr, "", false});
       }
       break;
     case Kind::Address:
       for (const Segment& seg : module.segments()) {
         if (seg.exec && loc.address >= seg.vaddr && loc.address < seg.vaddr + seg.memsz) {
-          out.push_back(Site{module.path(), loc.address, ""});
+          out.push_back(Site{module.path(), loc.address, "", false});
           break;
         }
       }

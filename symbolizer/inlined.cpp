@@ -9,6 +9,7 @@
 
 #include "common/strings.hpp"
 #include "symbolizer/demangle.hpp"
+#include "symbolizer/dwarf_units.hpp"
 
 namespace roofprof::symbolizer {
 namespace {
@@ -90,19 +91,7 @@ struct Capstone {
 
 std::vector<InlinedCopy> read_inlined(Elf* elf) {
   std::vector<InlinedCopy> out;
-  Dwarf* dw = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
-  if (!dw) return out;
-  Dwarf_CU* cu = nullptr;
-  Dwarf_CU* next = nullptr;
-  Dwarf_Half version = 0;
-  uint8_t unit_type = 0;
-  Dwarf_Die cudie, subdie;
-  while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, &subdie) == 0) {
-    cu = next;
-    Reader r(&cudie, out);
-    r.walk(&cudie);
-  }
-  dwarf_end(dw);
+  for_each_code_unit(elf, [&](Dwarf_Die& unit) { Reader(&unit, out).walk(&unit); });
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/strings.hpp"
+#include "symbolizer/dwarf_units.hpp"
 
 namespace roofprof::symbolizer {
 
@@ -130,23 +131,13 @@ class LineTable::Builder {
 
 LineTable LineTable::read(Elf* elf, const std::vector<AddressRange>& code) {
   LineTable table;
-  Dwarf* dw = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
-  if (dw == nullptr) return table;
   Builder builder(table, code);
-  Dwarf_CU* cu = nullptr;
-  Dwarf_CU* next = nullptr;
-  Dwarf_Half version = 0;
-  uint8_t unit_type = 0;
-  Dwarf_Die cudie, subdie;
-  while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, &subdie) == 0) {
-    cu = next;
-    if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) continue;
+  for_each_code_unit(elf, [&](Dwarf_Die& unit) {
     Dwarf_Lines* lines = nullptr;
     size_t count = 0;
-    if (dwarf_getsrclines(&cudie, &lines, &count) == 0) builder.add_unit(lines, count);
-  }
+    if (dwarf_getsrclines(&unit, &lines, &count) == 0) builder.add_unit(lines, count);
+  });
   builder.finish();
-  dwarf_end(dw);
   return table;
 }
 

@@ -45,6 +45,7 @@ struct Site {
   std::string module;   // path
   uint64_t address = 0; // link-time
   std::string symbol;   // the symbol there (demangled), "" for line/address sites
+  bool ifunc = false;   // the symbol is an IFUNC: `address` is its resolver (Symbol::ifunc)
 };
 
 // A function matching a pattern: all sites with that name (the same name in several modules,

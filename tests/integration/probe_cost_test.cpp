@@ -6,12 +6,17 @@
 namespace it {
 namespace {
 
-TEST(ProbeCost, ProbesThatDominateTheRunAreReportedWithTheirCost) {
+// `roofprof run --backend time -q --no-preload -r bump -- run_hot_calls CALLS`: its result.
+json run_bump(const std::string& calls_made) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--backend", "time", "-q", "--no-preload", "-r", "bump", "--", fixture("run_hot_calls"),
-                        "20000"});
-  ASSERT_EQ(r.exit_code(), 0) << r.diag();
-  json doc = load_result(r);
+                        calls_made});
+  EXPECT_EQ(r.exit_code(), 0) << r.diag();
+  return load_result(r);
+}
+
+TEST(ProbeCost, ProbesThatDominateTheRunAreReportedWithTheirCost) {
+  json doc = run_bump("20000");
   EXPECT_EQ(calls(region(doc, "bump")), 20000);
   const std::string w = doc["warnings"].dump();
   EXPECT_NE(w.find("region 'bump': its probes made"), std::string::npos) << w;
@@ -19,11 +24,7 @@ TEST(ProbeCost, ProbesThatDominateTheRunAreReportedWithTheirCost) {
 }
 
 TEST(ProbeCost, CheapProbesAreNotReported) {
-  Sandbox sb;
-  auto r = sb.roofprof({"run", "--backend", "time", "-q", "--no-preload", "-r", "bump", "--", fixture("run_hot_calls"),
-                        "3"});
-  ASSERT_EQ(r.exit_code(), 0) << r.diag();
-  json doc = load_result(r);
+  json doc = run_bump("3");
   EXPECT_EQ(calls(region(doc, "bump")), 3);
   EXPECT_EQ(doc["warnings"].dump().find("its probes made"), std::string::npos) << doc["warnings"].dump();
 }
