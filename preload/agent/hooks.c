@@ -101,14 +101,35 @@ static const char *needed_version(const struct dyn_info *d, size_t symidx) {
   return NULL;
 }
 
+/* Whether `t` is a PLT entry (`[endbr64] [bnd] jmp *slot(%rip)`). A non-PIE executable that
+ * takes a function's address makes its PLT entry the function's canonical address: the
+ * dynamic linker binds other modules' slots to it and dlsym returns it. That entry jumps through
+ * the executable's own GOT slot, which a hook may have redirected to a stub: a stub whose target
+ * is such an entry calls itself for ever (python3's math.cbrt, math.cos). */
+static int is_plt_entry(const void *t) {
+  const unsigned char *p = t;
+  if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) p += 4; /* endbr64 */
+  if (p[0] == 0xf2) p += 1;                                                /* bnd */
+  return p[0] == 0xff && p[1] == 0x25;
+}
+
+/* The definition behind a canonical PLT entry: the first one after the executable and this
+ * agent in the lookup order (the executable only refers to it). */
+static void *definition_behind_plt(void *t, const char *name, const char *version) {
+  if (!t || !is_plt_entry(t)) return t;
+  void *next = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
+  if (!next) next = dlsym(RTLD_NEXT, name);
+  return next ? next : t;
+}
+
 /* What the dynamic linker binds (or bound) this slot to. */
 static void *real_target(const struct module *m, const char *path, const struct dyn_info *d, size_t symidx,
                          const char *name, uintptr_t current) {
+  const char *version = d->symtab[symidx].st_shndx == SHN_UNDEF ? needed_version(d, symidx) : NULL;
   /* Bound already (immediate binding, GLOB_DAT, or a lazy slot called once): the slot says. A
    * slot still pointing into its own module is an unresolved lazy PLT entry (or a call to the
    * module's own export, which the lookups below find again). */
-  if (current && !in_module(m, current)) return (void *)current;
-  const char *version = d->symtab[symidx].st_shndx == SHN_UNDEF ? needed_version(d, symidx) : NULL;
+  if (current && !in_module(m, current)) return definition_behind_plt((void *)current, name, version);
   void *t = version ? dlvsym(RTLD_DEFAULT, name, version) : NULL;
   if (!t) t = dlsym(RTLD_DEFAULT, name);
   if (!t && path && *path) { /* a module loaded RTLD_LOCAL: its own lookup scope */
@@ -119,7 +140,7 @@ static void *real_target(const struct module *m, const char *path, const struct 
       dlclose(h);
     }
   }
-  return t;
+  return definition_behind_plt(t, name, version);
 }
 
 /* The page protection of `a` after relocation: RELRO pages are read-only (glibc mprotects the
