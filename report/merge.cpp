@@ -98,6 +98,7 @@ void add_region(RegionSum& sum, const Region& r) {
   for (const auto& [c, v] : r.flops_by_class) s.flops_by_class[c] += v;
   add_bytes(s.bytes, r.bytes);
   add_to(s.instructions, r.instructions);
+  if (r.probe_cost) *(s.probe_cost ? s.probe_cost : s.probe_cost.emplace()) += *r.probe_cost;
   for (const auto& site : r.locations)
     if (std::find(s.locations.begin(), s.locations.end(), site) == s.locations.end())
       s.locations.push_back(site);
@@ -169,6 +170,7 @@ Merged merge(const std::vector<Input>& inputs) {
         s.region.sources.clear();
         s.region.flops_by_class.clear();
         s.region.counters_multiplexed = false;
+        s.region.probe_cost.reset();
         for (auto& [e, v] : s.region.counters) v = 0.0;
         s.region.flops = 0.0;
         s.region.instructions = 0.0;

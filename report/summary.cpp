@@ -113,6 +113,18 @@ std::string covers_line(const result::Region& r) {
   return fmt::format("    covers {} ({})\n", list, fmt::join(modules, ", "));
 }
 
+// Breakpoints that cost much of the run: its times include them; probing may have stopped.
+std::string probe_cost_line(const result::Region& r) {
+  if (!r.probe_cost) return "";
+  const result::ProbeCost& c = *r.probe_cost;
+  std::string line = fmt::format("times include about {} of probe overhead ({} ptrace stops, estimated)",
+                                 format_seconds(c.estimated_s), format_count(double(c.ptrace_stops)));
+  if (c.stopped_at_s)
+    line += fmt::format("; probing stopped {} into the run: calls after that are not counted",
+                        format_seconds(*c.stopped_at_s));
+  return line;
+}
+
 std::string region_block(const result::Run& run, const result::Region& r) {
   std::string out = region_heading(r) + covers_line(r);
   if (r.calls == 0) return out;  // nothing was measured inside it
@@ -120,6 +132,7 @@ std::string region_block(const result::Run& run, const result::Region& r) {
   out += counter_lines(run, r);
   out += work_lines(r);
   if (std::string closes = abnormal_closes(r); !closes.empty()) out += "  ! " + closes + "\n";
+  if (std::string cost = probe_cost_line(r); !cost.empty()) out += "  ! " + cost + "\n";
   return out;
 }
 

@@ -117,6 +117,11 @@ Region read_region(const JsonNode& n) {
     JsonNode groups = n.member("groups");
     for (size_t i = 0; i < groups.size(); ++i) r.groups.push_back(read_group(groups.element(i)));
   }
+  if (n.has("probe_cost")) {  // optional member (absent: the probes' cost was not significant)
+    JsonNode c = n.member("probe_cost");
+    r.probe_cost = ProbeCost{c.member("ptrace_stops").count(), c.member("estimated_s").amount(),
+                             c.member("stopped_at_s").amount_or_null()};
+  }
   return r;
 }
 

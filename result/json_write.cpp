@@ -115,6 +115,12 @@ J region_json(const Region& r, const std::string& where) {
       groups.push_back(group_json<J>(r.groups[i], where + ".groups[" + std::to_string(i) + "]"));
     out["groups"] = std::move(groups);
   }
+  if (r.probe_cost) {  // optional member: absent when the probes' cost was not significant
+    const ProbeCost& c = *r.probe_cost;
+    out["probe_cost"] = J{{"ptrace_stops", c.ptrace_stops},
+                          {"estimated_s", finite(c.estimated_s, where + ".probe_cost.estimated_s")},
+                          {"stopped_at_s", optional_number<J>(c.stopped_at_s, where + ".probe_cost.stopped_at_s")}};
+  }
   return out;
 }
 

@@ -49,6 +49,25 @@ struct Group {
   bool operator==(const Group&) const = default;
 };
 
+// What a region's breakpoints cost the run, estimated from measured ptrace stops
+// (docs/methodology.md, "What probes cost"). Optional member of schema 1: present only when the
+// estimate is a large part of the run or roofprof stopped probing the region.
+struct ProbeCost {
+  uint64_t ptrace_stops = 0;
+  double estimated_s = 0;  // ptrace_stops x the measured cost of one stop: an estimate
+  // Probing stopped this far into the run (the probes would have made it more than 10x slower):
+  // the region's calls after that are not counted. Null: probed to the end.
+  std::optional<double> stopped_at_s;
+  bool operator==(const ProbeCost&) const = default;
+  // Runs of --repeat, or result files merged: stops and cost add up, the first stop is kept.
+  ProbeCost& operator+=(const ProbeCost& c) {
+    ptrace_stops += c.ptrace_stops;
+    estimated_s += c.estimated_s;
+    if (!stopped_at_s) stopped_at_s = c.stopped_at_s;
+    return *this;
+  }
+};
+
 struct Region {
   std::string name;
   std::string kind;  // "function" | "span"
@@ -74,6 +93,7 @@ struct Region {
   // Calls grouped by their decoded arguments; empty when not grouped (written only when not
   // empty; optional member of schema 1).
   std::vector<Group> groups;
+  std::optional<ProbeCost> probe_cost;  // written only when present
   bool operator==(const Region&) const = default;
 };
 

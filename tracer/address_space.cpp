@@ -84,6 +84,14 @@ void AddressSpace::remove_probe(TraceeAddr at, const Probe& p) {
   }
 }
 
+size_t AddressSpace::remove_probe_everywhere(const Probe& p) {
+  std::vector<TraceeAddr> at;
+  for (const auto& [addr, bp] : bps_)
+    at.insert(at.end(), size_t(std::count(bp.probes.begin(), bp.probes.end(), p)), addr);
+  for (TraceeAddr a : at) remove_probe(a, p);
+  return at.size();
+}
+
 const Breakpoint* AddressSpace::find(TraceeAddr at) const {
   auto it = bps_.find(at);
   return it == bps_.end() ? nullptr : &it->second;

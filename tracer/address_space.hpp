@@ -39,6 +39,8 @@ class AddressSpace {
   bool add_probe(TraceeAddr at, const Probe& p, const ScratchAllocator& alloc);
   // Removes one probe equal to `p`; the int3 goes when the last probe goes.
   void remove_probe(TraceeAddr at, const Probe& p);
+  // Removes every probe equal to `p`, wherever it is; returns how many went.
+  size_t remove_probe_everywhere(const Probe& p);
   const Breakpoint* find(TraceeAddr at) const;
   // Restores every original byte (before detaching).
   void remove_all();

@@ -237,10 +237,9 @@ void Session::loop() {
     pid_t tid = 0;
     if (!wait_for_stop(tid, status)) break;  // ECHILD: nothing left to trace
     if (tid == 0) continue;
-    const int64_t got = monotonic_ns();
+    ++stops_seen_;
     dispatch(tid, WaitStatus(status));
-    handling_ns_ += monotonic_ns() - got;  // the task waits for us meanwhile
-    ++handled_stops_;
+    limit_probe_inflation();
   }
 }
 

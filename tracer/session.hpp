@@ -16,6 +16,7 @@
 #include "counters/backend.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
+#include "result/result.hpp"
 #include "signatures/arg_reader.hpp"
 #include "supervisor/signals.hpp"
 #include "symbolizer/modules.hpp"
@@ -32,6 +33,9 @@ struct SessionOptions {
   regions::Scope scope = regions::Scope::Process;
   bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
   bool record_modules = false;    // keep every module the program maps until it ends (symbols --run)
+  // run --max-probe-slowdown: when probes would make the run more than this many times slower
+  // than without them, the costliest stop (session_cost.cpp); 0: never.
+  double max_probe_slowdown = 10;
   // Called once, when the program's regions have resolved (nothing more can be bad input).
   std::function<void()> on_ready;
   // The group key of a call of a function region, from its arguments at entry ("" = none).
@@ -63,6 +67,8 @@ struct SessionOutcome {
   // last program image mapped, in the order they appeared.
   std::vector<symbolizer::LoadedModule> modules;
   std::vector<std::string> loaded_late;  // paths among `modules` that appeared after the entry point (dlopen)
+  // Regions whose breakpoints cost a large part of the run, or that were no longer probed.
+  std::map<regions::RegionId, result::ProbeCost> probe_costs;
 };
 
 class Session : public regions::CountSource {
@@ -128,6 +134,11 @@ class Session : public regions::CountSource {
   void note_step_time(int64_t ns);
   void count_probe_stops(regions::RegionId region, uint64_t stops);
   void report_probe_costs();
+  // Every 50 ms of stops: when the probes have made the run more than 10x slower than it would
+  // be without them, the costliest regions' entries (START of spans) are no longer probed.
+  void limit_probe_inflation();
+  void stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s);
+  bool probing_stopped(regions::RegionId region) const;
   void calibrate_stop_cost(Task& t);  // a few single steps of a task at its exec stop
   // The cost of one stop: the kernel's round trip (median of the timed single steps) plus our
   // mean handling time per stop; 0 before a step was timed.
@@ -168,8 +179,20 @@ class Session : public regions::CountSource {
   size_t step_next_ = 0;
   std::map<regions::RegionId, uint64_t> probe_stops_;  // ptrace stops each region's probes caused
   int64_t next_cost_check_ns_ = 0;
-  int64_t handling_ns_ = 0;  // time spent handling stops (the stopped task waits for it)
+  uint64_t stops_seen_ = 0;  // stops dispatched so far
+  int64_t handling_ns_ = 0;  // time spent handling probes' stops (the stopped task waits for it)
   uint64_t handled_stops_ = 0;
+  // Times the handling of one probe's stop (a breakpoint, or the step of its displaced
+  // instruction) into handling_ns_; other stops (new threads, exits, signals) are not probes' cost.
+  class HandlingTimer {
+   public:
+    explicit HandlingTimer(Session& s);
+    ~HandlingTimer();
+
+   private:
+    Session& s_;
+    int64_t t0_;
+  };
   SessionOutcome outcome_;
 };
 

@@ -1,6 +1,7 @@
 // What the probes of a run cost (docs/methodology.md, "What probes cost").
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <fmt/format.h>
 
 #include "common/clock.hpp"
@@ -10,7 +11,15 @@ namespace roofprof::tracer {
 namespace {
 constexpr size_t kSamples = 64;               // recent step round trips kept
 constexpr int64_t kMinWallNs = 200'000'000;  // shorter runs: no verdict
+constexpr int64_t kCheckEveryNs = 50'000'000;  // how often the inflation is looked at
 }  // namespace
+
+Session::HandlingTimer::HandlingTimer(Session& s) : s_(s), t0_(monotonic_ns()) {}
+
+Session::HandlingTimer::~HandlingTimer() {
+  s_.handling_ns_ += monotonic_ns() - t0_;
+  ++s_.handled_stops_;
+}
 
 void Session::note_step_time(int64_t ns) {
   if (ns <= 0) return;
@@ -50,14 +59,79 @@ void Session::report_probe_costs() {
   const int64_t cost = stop_cost_ns();
   if (wall < kMinWallNs || cost == 0) return;
   for (const auto& [region, stops] : probe_stops_) {
+    if (probing_stopped(region)) continue;  // said when it stopped
     // Stops of several threads overlap in part: the estimate is at most the wall time.
     const double est = std::min(double(stops) * double(cost), double(wall));
     if (est < 0.25 * double(wall)) continue;  // the estimate is low (a step, not a trap): a quarter is about half
+    outcome_.probe_costs[region] = result::ProbeCost{stops, est * 1e-9, std::nullopt};
     outcome_.warnings.push_back(fmt::format(
         "region '{}': its probes made {} ptrace stops, about {:.2f} s of the run's {:.2f} s at {:.0f} us a stop "
         "(estimated from measured stops): its times include that overhead",
         planner_.regions().at(region).name, stops, est * 1e-9, double(wall) * 1e-9, double(cost) * 1e-3));
   }
+}
+
+bool Session::probing_stopped(regions::RegionId region) const {
+  auto it = outcome_.probe_costs.find(region);
+  return it != outcome_.probe_costs.end() && it->second.stopped_at_s;
+}
+
+// The run so far took `wall`; its probes' stops took about `total` of it, so without them it
+// would have taken wall - total (stops of several threads overlap: their cost is spread over
+// the live threads). When the probes still running would make it more than 10x slower
+// (--max-probe-slowdown), the costliest of them stop until the rest would not; their sunk cost
+// stays in the run.
+void Session::limit_probe_inflation() {
+  const int64_t now = monotonic_ns();
+  if (now < next_cost_check_ns_ || opts_.max_probe_slowdown <= 0) return;
+  next_cost_check_ns_ = now + kCheckEveryNs;
+  const int64_t wall = now - start_ns_;
+  const int64_t cost = stop_cost_ns();
+  if (wall < kMinWallNs || cost == 0) return;
+  size_t threads = 0;
+  for (const auto& [tgid, g] : groups_)
+    if (g->measured) threads += g->tasks.size();
+  const double spread = double(std::max<size_t>(threads, 1));
+  double total = 0, active = 0;
+  std::vector<std::pair<double, regions::RegionId>> by_cost;
+  for (const auto& [region, stops] : probe_stops_) {
+    const double c = double(stops) * double(cost) / spread;
+    total += c;
+    if (probing_stopped(region)) continue;
+    active += c;
+    by_cost.emplace_back(c, region);
+  }
+  const double bare = std::max(double(wall) - total, 0.01 * double(wall));
+  std::sort(by_cost.rbegin(), by_cost.rend());
+  for (const auto& [c, region] : by_cost) {
+    if (active <= (opts_.max_probe_slowdown - 1) * bare) break;
+    stop_probing(region, wall, c * spread * 1e-9);
+    active -= c;
+  }
+}
+
+// No new instance of the region opens: its entries (and span STARTs) lose their probes in
+// every process, and modules loaded later get none. Open instances close as they would.
+void Session::stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s) {
+  Probe p;
+  p.region = region;
+  for (auto& [tgid, g] : groups_) {
+    for (ProbeKind kind : {ProbeKind::RegionEntry, ProbeKind::SpanStart}) {
+      p.kind = kind;
+      g->as->remove_probe_everywhere(p);
+    }
+    g->suspended_starts.erase(region);
+  }
+  const uint64_t stops = probe_stops_[region];
+  outcome_.probe_costs[region] = result::ProbeCost{stops, cost_s, double(wall_ns) * 1e-9};
+  std::string w = fmt::format(
+      "region '{}': probing stopped {:.2f} s into the run: its probes had made {} ptrace stops, about {:.2f} s "
+      "(estimated from measured stops), and would make the run more than {:.0f}x slower than without them; its "
+      "calls after that are not counted (for every call: a span around the loop that calls it, --backend emul, or "
+      "--max-probe-slowdown 0)",
+      planner_.regions().at(region).name, double(wall_ns) * 1e-9, stops, cost_s, opts_.max_probe_slowdown);
+  std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
+  outcome_.warnings.push_back(std::move(w));
 }
 
 }  // namespace roofprof::tracer

@@ -128,6 +128,8 @@ void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_m
       Probe probe;
       probe.kind = kind_for(p.role);
       probe.region = p.region;
+      if ((probe.kind == ProbeKind::RegionEntry || probe.kind == ProbeKind::SpanStart) && probing_stopped(p.region))
+        continue;  // too costly (limit_probe_inflation): no new instances
       add_probe(t, TraceeAddr(m.bias + p.address), probe);
     }
   }

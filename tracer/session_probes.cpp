@@ -37,6 +37,7 @@ regions::Boundary Session::boundary(const Task& t, uint64_t sp) {
 }
 
 void Session::on_breakpoint(Task& t) {
+  HandlingTimer timed(*this);
   user_regs_struct regs{};
   if (!t.read_regs(regs)) return;
   TraceeAddr at(regs.rip - 1);
@@ -84,11 +85,13 @@ void Session::execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs) {
   regs.rip = bp->slot.value();
   t.set_regs(regs);
   t.step_resumed_ns = monotonic_ns();
+  t.step_resumed_stop = stops_seen_;
   t.resume(How::Step);
 }
 
 void Session::on_step_done(Task& t) {
-  if (t.step_resumed_ns) note_step_time(monotonic_ns() - t.step_resumed_ns);
+  HandlingTimer timed(*this);
+  if (t.step_resumed_ns && stops_seen_ == t.step_resumed_stop + 1) note_step_time(monotonic_ns() - t.step_resumed_ns);
   t.step_resumed_ns = 0;
   user_regs_struct regs{};
   if (!t.read_regs(regs)) return;

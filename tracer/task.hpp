@@ -99,6 +99,8 @@ class Task {
   // A single-step of ours finished but its SIGTRAP (TRAP_TRACE) is still queued: swallow it.
   bool step_trap_queued = false;
   int64_t step_resumed_ns = 0;  // when a displaced step was resumed (0: none under way)
+  uint64_t step_resumed_stop = 0;  // Session::stops_seen_ then: the step's own time is known
+                                   // only when no other stop was handled before it ended
   int pending_signal = 0;              // to deliver at detach
 
  private:

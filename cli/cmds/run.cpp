@@ -47,6 +47,7 @@ struct RunOptions {
   bool follow_fork = false;
   std::string scope = "process";
   int repeat = 1;
+  double max_probe_slowdown = 10;  // 0: probe every call whatever it costs
   std::string backend = "auto";
   std::vector<std::string> events;
   bool cache_sim = true;
@@ -103,6 +104,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
 struct NativeRuns {
   tracer::SessionOutcome last;
   std::map<regions::RegionId, std::set<std::string>> mechanisms;  // combined mode: "agent", "breakpoint"
+  std::map<regions::RegionId, result::ProbeCost> probe_costs;     // summed over the runs of --repeat
 };
 
 // The native run(s) of the plan: --repeat times, or until one is interrupted. Instances go to
@@ -138,6 +140,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
     res.wall_time_s += last.wall_time_s;
     if (last.cache_evictions) res.cache_evictions = res.cache_evictions.value_or(0) + *last.cache_evictions;
     for (auto& w : last.warnings) res.warnings.push_back(w);
+    for (const auto& [id, c] : last.probe_costs) out.probe_costs[id] += c;
     if (!last.complete) break;  // interrupted: keep what was measured, do not start again
   }
   return out;
@@ -154,6 +157,7 @@ void note_mechanisms(const runplan::Plan& plan, const NativeRuns& native, std::v
     }
     regions[id].sources["calls"] = calls;
   }
+  for (const auto& [id, c] : native.probe_costs) regions.at(id).probe_cost = c;
 }
 
 // The emulated pass of the two-run method: exact W and Q. Returns the error that ended it
@@ -218,6 +222,7 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   so.argv = o.command;
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
+  so.max_probe_slowdown = o.max_probe_slowdown;
   so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
   so.agent_user_level = m.counting.user_level;
   if (!o.quiet) {
@@ -320,6 +325,10 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--scope", o->scope, "counts of the whole process or of the entering thread only")
       ->check(CLI::IsMember({"process", "thread"}));
   sub.add_option("--repeat", o->repeat, "run the program N times and aggregate")->check(CLI::PositiveNumber);
+  sub.add_option("--max-probe-slowdown", o->max_probe_slowdown,
+                 "stop probing the costliest regions when breakpoints would make the run more than N times "
+                 "slower (default 10; 0: never; docs/methodology.md)")
+      ->check(CLI::NonNegativeNumber);
   sub.add_option("--backend", o->backend, "how to count: auto, perf, emul or time")
       ->check(CLI::IsMember({"auto", "perf", "emul", "time"}));
   sub.add_option("--events,-e", o->events, "perf events to count (default: task-clock,page-faults,context-switches)")

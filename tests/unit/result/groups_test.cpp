@@ -52,6 +52,23 @@ TEST(ResultGroups, AbsentWhenNotGroupedAndOptionalOnRead) {
   EXPECT_TRUE(from_json(j).regions[0].groups.empty());
 }
 
+// The optional per-region `probe_cost` member (docs/result-schema.md): absent unless set, and
+// read back exactly, a null stopped_at_s included.
+TEST(ResultProbeCost, RoundTripAndAbsentWhenUnset) {
+  result::Run run = samples::sample_run();
+  EXPECT_FALSE(to_json(run)["regions"][0].contains("probe_cost"));
+  EXPECT_FALSE(from_json(to_json(run)).regions[0].probe_cost);
+  run.regions[0].probe_cost = result::ProbeCost{4754, 0.234, 0.202};
+  run.regions[1].probe_cost = result::ProbeCost{40000, 1.93, std::nullopt};
+  json j = to_json(run);
+  EXPECT_EQ(j["regions"][0]["probe_cost"]["ptrace_stops"], 4754);
+  EXPECT_EQ(j["regions"][0]["probe_cost"]["stopped_at_s"], 0.202);
+  EXPECT_TRUE(j["regions"][1]["probe_cost"]["stopped_at_s"].is_null());
+  EXPECT_EQ(from_json(json::parse(j.dump())), run);
+  j["regions"][0]["probe_cost"].erase("estimated_s");
+  EXPECT_THROW(from_json(j), UserError);
+}
+
 TEST(ResultGroups, MalformedGroupNamesTheMember) {
   result::Run run = samples::sample_run();
   run.regions[0].groups = {sample_group()};
