@@ -37,8 +37,7 @@ std::string tooltip(const Row& row, const Model& m, const std::string& level, do
   t += fmt::format("\nI = {} flop/B at {}", sig3(x), level);
   if (row.x_lo) t += fmt::format(" (files q1..q3 {}..{})", sig3(*row.x_lo), sig3(*row.x_hi));
   t += fmt::format("\nP = {} {}", sig3(*row.m.y), unit);
-  if (row.m.y_lo) t += fmt::format(" at the median call (q1..q3 {}..{})", sig3(*row.m.y_lo),
-                                   sig3(*row.m.y_hi));
+  if (row.m.y_lo) t += fmt::format(" (calls q1..q3 {}..{})", sig3(*row.m.y_lo), sig3(*row.m.y_hi));
   if (row.m.bound)
     t += fmt::format("\n{}% of the bound {} {} ({}-bound)", sig3(*row.m.fraction * 100),
                      sig3(*row.m.bound), unit, row.m.bound_by);
@@ -275,7 +274,7 @@ struct Builder {
     bool y_bars = false, x_bars = false;
     for (const auto& mk : f.markers) y_bars = y_bars || mk.y_lo, x_bars = x_bars || mk.x_lo;
     if (y_bars)
-      f.notes.push_back("markers with vertical bars: P at the median call, bars at q1 and q3 of "
+      f.notes.push_back("markers: P = total W / total T; vertical bars: P of the calls at q1 and q3 of "
                         "the time per call");
     if (x_bars) f.notes.push_back("horizontal bars: q1 and q3 of I over the merged files");
   }

@@ -55,13 +55,13 @@ Measures measure(const Subject& s, const View& view, const Roofs* roofs,
       p.reset();
     }
   }
+  // The point is P = total W / total T, as in the table and the exports (issue 15: one P); the
+  // per-call spread is a range around it: P of calls at q3 and q1 of the time per call.
+  m.y = p;
   const auto& q = s.per_call();
-  if (p && q && s.homogeneous() && s.calls() > 1 && q->median > 0 && q->q1 > 0) {
-    m.y = *per_time(q->median) * cycles_scale;
+  if (p && q && s.homogeneous() && s.calls() > 1 && q->q3 > 0 && q->q1 > 0) {
     m.y_lo = *per_time(q->q3) * cycles_scale;
     m.y_hi = *per_time(q->q1) * cycles_scale;
-  } else {
-    m.y = p;
   }
 
   if (roofs && p && m.intensity) {

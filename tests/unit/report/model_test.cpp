@@ -1,6 +1,7 @@
 // Roofline quantities, roof selection and merging, checked against hand-computed values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.hpp"
@@ -84,16 +85,50 @@ TEST(Measures, IntensityPerformanceAndBound) {
   EXPECT_NEAR(*m.bound, 9.52, 1e-9);
   EXPECT_NEAR(*m.fraction, 2.0 / 9.52, 1e-12);
   EXPECT_EQ(m.bound_by, "memory");
-  // The marker is at the median call (0.05 s for 1e8 flops = 2 GFlop/s), bars at q3 and q1.
+  // The marker is at P = W/T; the bars at the calls' q3 and q1 (1e8 flops a call).
   EXPECT_DOUBLE_EQ(*m.y, 2.0);
   EXPECT_DOUBLE_EQ(*m.y_lo, 2.0 / 1.25);
   EXPECT_DOUBLE_EQ(*m.y_hi, 2.0 / 0.9);
+  // Skewed calls (one slow call, the others fast): the marker stays at W/T, not at the median
+  // call (0.02 s: 5 GFlop/s); the bars show the typical calls.
+  k.time_per_call_s->q1 = 0.019;
+  k.time_per_call_s->median = 0.02;
+  k.time_per_call_s->q3 = 0.021;
+  Measures skewed = measure(Subject{&k, nullptr}, View{}, &r, std::nullopt);
+  EXPECT_DOUBLE_EQ(*skewed.y, 2.0);
+  EXPECT_DOUBLE_EQ(*skewed.y, *skewed.gflops);
+  EXPECT_NEAR(*skewed.y_lo, 0.1 / 0.021, 1e-9);
+  EXPECT_NEAR(*skewed.y_hi, 0.1 / 0.019, 1e-9);
   // Compute bound at high intensity.
   result::Region dense = kernel(1e12, 1e9, 0, 20, 1);
   Measures d = measure(Subject{&dense, nullptr}, View{}, &r, std::nullopt);
   EXPECT_EQ(d.bound_by, "compute");
   EXPECT_NEAR(*d.bound, 75.2, 1e-9);
   EXPECT_FALSE(d.y_lo);  // one call: no per-call distribution
+}
+
+// Issue 15: one definition of P. Every plotted marker is at its table row's P, whatever the
+// spread of the calls (here every region's calls are skewed: median far below mean).
+TEST(ReportModel, PlottedPointIsItsTableRow) {
+  result::Run run = testing::fixture_run("kernels.json");
+  for (auto& region : run.regions)
+    if (region.time_per_call_s && region.calls > 1) {
+      const double mean = region.time_s / double(region.calls);
+      region.time_per_call_s->q1 = 0.3 * mean;
+      region.time_per_call_s->median = 0.4 * mean;
+      region.time_per_call_s->q3 = 0.5 * mean;
+    }
+  auto report = testing::report_of(run, testing::with_ceilings());
+  const Figure f = build_figure(report->model);
+  size_t plotted = 0;
+  for (const Row& row : report->model.rows) {
+    if (!row.m.gflops || !row.m.intensity) continue;
+    auto at = std::find_if(f.markers.begin(), f.markers.end(), [&](const Marker& mk) { return mk.x == *row.m.intensity; });
+    ASSERT_NE(at, f.markers.end()) << row.subject.region->name << " " << row.subject.group_key();
+    EXPECT_DOUBLE_EQ(at->y, *row.m.gflops) << row.subject.region->name << " " << row.subject.group_key();
+    ++plotted;
+  }
+  EXPECT_GE(plotted, 5u);
 }
 
 TEST(Measures, UnknownStaysUnknown) {
