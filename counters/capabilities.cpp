@@ -57,8 +57,12 @@ OpenResult try_open(uint32_t type, uint64_t config, const char* what) {
   return {err, advice_for_errno(err, what)};
 }
 
+// The launcher prints the version of the tool it runs, found in VALGRIND_LIB: the engine's own
+// tools for the engine roofprof was built against (its private prefix has a launcher whose
+// default is the system's tools).
 std::optional<std::string> valgrind_version_of(const std::string& exe) {
-  const std::string cmd = "'" + exe + "' --version 2>/dev/null";
+  const std::string lib = exe == ROOFPROF_VALGRIND_EXECUTABLE ? ROOFPROF_VALGRIND_LIB_DIR : "";
+  const std::string cmd = (lib.empty() ? "" : "VALGRIND_LIB='" + lib + "' ") + "'" + exe + "' --version 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return std::nullopt;
   char buf[128] = {0};
@@ -76,7 +80,9 @@ std::optional<std::string> valgrind_version_of(const std::string& exe) {
 std::optional<bool> valgrind_supports_avx512(const std::string& version) {
   int major = 0, minor = 0;
   if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2) return std::nullopt;
-  if (major < 3 || (major == 3 && minor <= 22)) return false;
+  // 3.24.0 (Debian 13's, the engine install-deps.sh sets up) was seen to stop at an AVX-512
+  // vaddpd with "Illegal opcode" on an AVX-512 Xeon; newer releases are not known here.
+  if (major < 3 || (major == 3 && minor <= 24)) return false;
   return std::nullopt;
 }
 
@@ -124,7 +130,10 @@ Capabilities probe_capabilities() {
 
   c.uncore_imc_pmus = sysfs_pmus_with_prefix("uncore_imc");
 
-  c.valgrind_path = find_in_path("valgrind");
+  // The engine the emulation tool was built against (cmake/valgrind.cmake): the tool runs only
+  // under it. A build without one looks on PATH.
+  c.valgrind_path = ::access(ROOFPROF_VALGRIND_EXECUTABLE, X_OK) == 0 ? ROOFPROF_VALGRIND_EXECUTABLE
+                                                                     : find_in_path("valgrind");
   if (!c.valgrind_path.empty()) c.valgrind_version = valgrind_version_of(c.valgrind_path);
   return c;
 }

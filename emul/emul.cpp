@@ -222,7 +222,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   if (options.progress)
     std::fprintf(stderr,
                  "roofprof: emulating under valgrind for exact counts (tens of times slower than native; "
-                 "FMA instructions are emulated in software by valgrind 3.19 and run 100-1000x slower)\n");
+                 "FMA instructions are emulated in software by valgrind and run far slower)\n");
 
   supervisor::Launch launch;
   launch.path = valgrind;
@@ -284,7 +284,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
     auto lines = undecodable(tmp.path());
     for (const auto& l : lines)
       if (l.find("bytes: 0x62") != std::string::npos)
-        throw UserError(fmt::format("{} executed an AVX-512 instruction, which valgrind 3.19 cannot emulate: "
+        throw UserError(fmt::format("{} executed an AVX-512 instruction, which valgrind (3.24 and older) cannot emulate: "
                                     "rebuild it without AVX-512 (e.g. -march=x86-64-v3) or use --backend perf",
                                     argv[0]));
     if (!lines.empty())

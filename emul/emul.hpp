@@ -28,7 +28,9 @@ struct Options {
   // isatty(2); nothing is printed otherwise.
   bool progress = false;
   std::function<std::string(regions::RegionId)> region_name;  // for the progress line
-  std::string valgrind = "valgrind";
+  // The valgrind launcher: the engine the tool was built against (cmake/valgrind.cmake), which
+  // is the only one it runs under; tests name another to check the errors.
+  std::string valgrind = ROOFPROF_VALGRIND_EXECUTABLE;
   // Function regions marked by the in-process agent instead of the tool's entry probes: the
   // emulated twin of `roofprof run --no-ptrace` (same hooks, same shadow stack). The agent is
   // preloaded with ROOFPROF_AGENT_EMUL=1 and reports its boundaries as client requests.

@@ -1,4 +1,4 @@
-/* roofprof emulation tool for Valgrind 3.19 (amd64-linux).
+/* roofprof emulation tool for Valgrind 3.24 (amd64-linux; builds against 3.19 too).
  *
  * Counts, per guest thread and for the process: instructions executed, floating-point
  * operations by class with the semantics of Intel's FP_ARITH_INST_RETIRED (an FMA lane is

@@ -12,6 +12,20 @@ bool machine_has_fp_counters(Sandbox& sb) {
   return d.out.find("ok   FP counters") != std::string::npos;
 }
 
+// Issue 16: the emulation engine is Valgrind 3.24 or newer, set up by `make test` itself on
+// Debian 12 (whose own is 3.19: scripts/install-deps.sh unpacks Debian 13's into a private
+// prefix), and doctor names it and says that it cannot run AVX-512 code.
+TEST(Backend, EmulationEngineIsValgrind324OrNewer) {
+  Sandbox sb;
+  auto d = sb.roofprof({"doctor"});
+  const size_t at = d.out.find("valgrind             valgrind ");
+  ASSERT_NE(at, std::string::npos) << d.out;
+  int major = 0, minor = 0;
+  ASSERT_EQ(std::sscanf(d.out.c_str() + at + 30, "%d.%d", &major, &minor), 2) << d.out.substr(at, 80);
+  EXPECT_TRUE(major > 3 || (major == 3 && minor >= 24)) << d.out.substr(at, 120);
+  EXPECT_NE(d.out.find("AVX-512", at), std::string::npos) << d.out.substr(at, 200);
+}
+
 TEST(Backend, AutoSaysWhichBackendItPicked) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--region", "daxpy", "--", fixture("emul_kernels_O2"), "counts"});
