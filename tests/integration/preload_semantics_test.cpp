@@ -163,7 +163,13 @@ TEST_P(PreloadSemantics, EightThreadsCallingKTimes) {
     EXPECT_EQ(threads(reg), 8) << reg.dump();
     expect_probe(reg, "agent");
     EXPECT_EQ(doc["complete"], true);
-    EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
+    // With breakpoints, 1,600 stops can be a quarter of the run on a loaded machine: the run
+    // then says what its probes cost (docs/methodology.md), and nothing else.
+    for (const auto& w : doc["warnings"])
+      EXPECT_EQ(w.get<std::string>().rfind("region 'pre_work': its probes made", 0) == 0 &&
+                    GetParam() == Mode::Breakpoints,
+                true)
+          << w;
   }
 }
 
