@@ -200,22 +200,6 @@ void EventParser::on_agent_name(File& f, std::string_view* tok, size_t n) {
                                            : std::vector<regions::RegionId>{};
 }
 
-namespace {
-
-CloseReason agent_reason(uint64_t code) {
-  switch (code) {
-    case RP_REASON_RETURN: return CloseReason::Return;
-    case RP_REASON_LONGJMP: return CloseReason::Longjmp;
-    case RP_REASON_EXCEPTION: return CloseReason::Exception;
-    case RP_REASON_THREAD_EXIT: return CloseReason::ThreadExit;
-    case RP_REASON_PROCESS_EXIT: return CloseReason::ProcessExit;
-    case RP_REASON_CRASH: return CloseReason::Crash;
-    default: return CloseReason::Unwound;
-  }
-}
-
-}  // namespace
-
 // An agent record with the tool's counts: what preload::Replay does with a native record.
 void EventParser::on_agent_record(File& f, std::string_view* tok, size_t n) {
   uint64_t kind, reason, region, tid, sp;
@@ -233,9 +217,9 @@ void EventParser::on_agent_record(File& f, std::string_view* tok, size_t n) {
       for (regions::RegionId id : it->second) opened(tracker_->enter(id, b), id);
       break;
     }
-    case RP_STACK_AT: tracker_->stack_at(b, agent_reason(reason)); break;
-    case RP_THREAD_EXIT: tracker_->thread_exit(b, agent_reason(reason)); break;
-    case RP_PROCESS_EXIT: tracker_->process_exit(f.pid, 0, agent_reason(reason)); break;
+    case RP_STACK_AT: tracker_->stack_at(b, regions::close_reason(reason)); break;
+    case RP_THREAD_EXIT: tracker_->thread_exit(b, regions::close_reason(reason)); break;
+    case RP_PROCESS_EXIT: tracker_->process_exit(f.pid, 0, regions::close_reason(reason)); break;
     default: throw UserError(fmt::format("{}:{}: unknown agent record kind {}", f.name, f.lineno, kind));
   }
 }
