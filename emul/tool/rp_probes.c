@@ -191,7 +191,7 @@ void rp_resolve_probes_for(Addr a)
       }
    }
    if (matched) {
-      rp_out_str("M ");
+      rp_out_event(RP_EV_MAPPED);
       rp_out_hex((ULong)bias);
       rp_out_char(' ');
       rp_out_u64((ULong)matched);
