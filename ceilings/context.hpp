@@ -18,7 +18,7 @@ struct Context {
   const Timer& timer;
   const MeasureOptions& options;
   std::optional<CoreModel> model;
-  std::vector<CacheGeometry> caches;
+  std::vector<CacheInfo> caches;
   uint64_t dram_total = 0;
   double sample_s = 0.02;
   int samples = 5;

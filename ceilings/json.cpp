@@ -1,5 +1,6 @@
 #include "ceilings/json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -72,7 +73,7 @@ void check_threads(const std::string& origin, int threads) {
 void validate(const Ceilings& c, const std::string& origin) {
   if (c.machine.cores < 1 || c.machine.cores > (1 << 20)) bad(origin, "machine.cores");
   for (const auto& g : c.caches)
-    if (g.level < 1 || g.level > 4 || g.line_bytes < 1 || g.shared_by_cpus < 1) bad(origin, "caches");
+    if (g.level < 1 || g.level > 4 || g.line < 1 || g.shared_by_cpus < 1) bad(origin, "caches");
   const auto& m = c.method;
   for (double v : {m.timer_ghz, m.timer_overhead_ns, m.sample_ms, m.seconds}) check_amount(origin, "method", v);
   if (m.samples < 0) bad(origin, "method.samples");
@@ -112,8 +113,8 @@ nlohmann::json to_json(const Ceilings& c) {
   j["caches"] = json::array();
   for (const auto& g : c.caches)
     j["caches"].push_back({{"level", g.level},
-                           {"size_bytes", g.size_bytes},
-                           {"line_bytes", g.line_bytes},
+                           {"size_bytes", g.size},
+                           {"line_bytes", g.line},
                            {"shared_by_cpus", g.shared_by_cpus}});
   j["isas"] = c.isas;
   const auto& m = c.method;
@@ -180,9 +181,11 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
     const auto& mj = j.at("machine");
     c.machine = {mj.at("cpu_model").get<std::string>(), whole<int>(mj.at("cores")),
                  mj.at("kernel").get<std::string>(), mj.at("microcode").get<std::string>()};
-    for (const auto& g : j.at("caches"))
-      c.caches.push_back({whole<int>(g.at("level")), whole<std::uint64_t>(g.at("size_bytes")),
-                          whole<int>(g.at("line_bytes")), whole<int>(g.at("shared_by_cpus"))});
+    for (const auto& g : j.at("caches")) {
+      const int line = whole<int>(g.at("line_bytes"));  // below 1: 0, which validate() rejects
+      c.caches.push_back({whole<int>(g.at("level")), whole<std::uint64_t>(g.at("size_bytes")), 0,
+                          uint64_t(std::max(line, 0)), whole<int>(g.at("shared_by_cpus"))});
+    }
     c.isas = j.at("isas").get<std::vector<std::string>>();
     const auto& m = j.at("method");
     c.method.mode = parse_mode(m.at("mode").get<std::string>());

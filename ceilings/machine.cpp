@@ -9,10 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <utility>
 
-#include "common/cpuid_caches.hpp"
+#include "common/cache_info.hpp"
 #include "common/error.hpp"
 
 namespace roofprof::ceilings {
@@ -55,34 +54,6 @@ std::string cpuid_brand() {
   return b;
 }
 
-// "48K", "1024K", "32M" -> bytes.
-uint64_t parse_size(const std::string& s) {
-  if (s.empty()) return 0;
-  uint64_t v = std::stoull(s);
-  switch (s.back()) {
-    case 'K': return v << 10;
-    case 'M': return v << 20;
-    case 'G': return v << 30;
-    default: return v;
-  }
-}
-
-// "0-1,4,6-7" -> number of CPUs.
-int count_cpu_list(const std::string& list) {
-  int n = 0;
-  std::stringstream ss(list);
-  std::string part;
-  while (std::getline(ss, part, ',')) {
-    auto dash = part.find('-');
-    if (dash == std::string::npos) {
-      if (!part.empty()) ++n;
-    } else {
-      n += std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
-    }
-  }
-  return n;
-}
-
 }  // namespace
 
 MachineId current_machine() {
@@ -120,37 +91,23 @@ int physical_cores(const std::vector<int>& cpus) {
   return int(cores.size()) + unknown;
 }
 
-std::vector<CacheGeometry> cache_geometry() {
-  const std::filesystem::path base = "/sys/devices/system/cpu/cpu0/cache";
-  std::vector<CacheGeometry> out;
-  std::error_code ec;
-  for (int i = 0; i < 16; ++i) {
-    const auto dir = base / ("index" + std::to_string(i));
-    if (!std::filesystem::exists(dir, ec)) break;
-    const std::string type = read_first_line(dir / "type");
-    if (type != "Data" && type != "Unified") continue;
-    CacheGeometry g;
-    try {
-      g.level = std::stoi(read_first_line(dir / "level"));
-      g.size_bytes = parse_size(read_first_line(dir / "size"));
-      const std::string line = read_first_line(dir / "coherency_line_size");
-      if (!line.empty()) g.line_bytes = std::stoi(line);
-      const std::string shared = read_first_line(dir / "shared_cpu_list");
-      if (!shared.empty()) g.shared_by_cpus = count_cpu_list(shared);
-    } catch (const std::exception&) {
-      continue;
+std::vector<CacheInfo> cache_geometry() {
+  auto usable = [](std::vector<CacheInfo> caches) {
+    std::vector<CacheInfo> out;
+    for (CacheInfo& c : caches) {
+      if (c.level < 1 || c.level > 3 || c.size == 0) continue;
+      if (c.line == 0) c.line = 64;
+      if (c.shared_by_cpus == 0) c.shared_by_cpus = 1;
+      c.ways = 0;  // not recorded
+      out.push_back(c);
     }
-    if (g.level >= 1 && g.level <= 3 && g.size_bytes > 0) out.push_back(g);
-  }
-  if (out.empty())  // a kernel without cacheinfo (some VMs): what CPUID says
-    for (const CpuidCache& c : cpuid_caches())
-      if (c.level >= 1 && c.level <= 3 && c.size > 0)
-        out.push_back({c.level, c.size, c.line ? int(c.line) : 64, c.shared_by_threads ? c.shared_by_threads : 1});
+    return out;
+  };
+  std::vector<CacheInfo> out = usable(sysfs_caches());
+  if (out.empty()) out = usable(cpuid_caches());  // a kernel without cacheinfo (some VMs)
   if (out.empty())
-    throw UserError("cannot read the cache geometry from " + base.string() +
+    throw UserError(std::string("cannot read the cache geometry from ") + kSysfsCacheRoot +
                     " or CPUID (is /sys mounted?)");
-  std::sort(out.begin(), out.end(),
-            [](const CacheGeometry& a, const CacheGeometry& b) { return a.level < b.level; });
   return out;
 }
 

@@ -17,9 +17,10 @@ std::vector<int> allowed_cpus();
 // Distinct physical cores among `cpus` (sysfs topology; each CPU counts as one if unknown).
 int physical_cores(const std::vector<int>& cpus);
 
-// Data and unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache, by level.
-// Throws UserError if sysfs does not describe them.
-std::vector<CacheGeometry> cache_geometry();
+// The host's data and unified caches L1 to L3 (common/cache_info.hpp: sysfs, else CPUID), by
+// level; a line size not given is taken as 64 bytes, a cache not said to be shared as private.
+// Throws UserError if neither source describes them.
+std::vector<CacheInfo> cache_geometry();
 
 // ISAs this CPU and OS support, by CPUID (__builtin_cpu_supports), narrowest first.
 std::vector<Isa> supported_isas();

@@ -14,21 +14,21 @@ Level level_of(int n) { return n == 1 ? Level::l1 : n == 2 ? Level::l2 : Level::
 
 }  // namespace
 
-uint64_t dram_total_bytes(const std::vector<CacheGeometry>& caches, uint64_t physical_memory) {
+uint64_t dram_total_bytes(const std::vector<CacheInfo>& caches, uint64_t physical_memory) {
   uint64_t llc = 0;
-  for (const auto& c : caches) llc = std::max(llc, c.size_bytes);
+  for (const auto& c : caches) llc = std::max(llc, c.size);
   uint64_t total = std::max<uint64_t>(8 * llc, uint64_t(256) << 20);
   if (physical_memory > 0) total = std::min(total, physical_memory / 4);
   return round_down(total);
 }
 
-std::vector<LevelPlan> plan_levels(const std::vector<CacheGeometry>& caches, int threads,
+std::vector<LevelPlan> plan_levels(const std::vector<CacheInfo>& caches, int threads,
                                    uint64_t dram_total) {
   std::vector<LevelPlan> out;
   uint64_t below = 0;  // per-thread capacity of the level below
   for (const auto& c : caches) {
     const int sharing = std::max(1, std::min(c.shared_by_cpus, threads));
-    const uint64_t per_thread = c.size_bytes / sharing;
+    const uint64_t per_thread = c.size / sharing;
     const uint64_t ws = round_down(per_thread / 2);
     const uint64_t random =
         below == 0 ? ws : round_down(std::min(per_thread / 2, std::max(4 * below, per_thread / 8)));

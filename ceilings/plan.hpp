@@ -20,9 +20,9 @@ struct LevelPlan {
   uint64_t random_bytes_per_thread;  // pointer chase and random access; multiple of 2 KiB
 };
 
-uint64_t dram_total_bytes(const std::vector<CacheGeometry>& caches, uint64_t physical_memory);
+uint64_t dram_total_bytes(const std::vector<CacheInfo>& caches, uint64_t physical_memory);
 
-std::vector<LevelPlan> plan_levels(const std::vector<CacheGeometry>& caches, int threads,
+std::vector<LevelPlan> plan_levels(const std::vector<CacheInfo>& caches, int threads,
                                    uint64_t dram_total);
 
 // --full sweep: 4 KiB .. dram_total, four sizes per doubling.

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/cache_info.hpp"
+
 namespace roofprof::ceilings {
 
 enum class Isa { scalar, sse, avx2, avx512 };       // vector width: 1 lane, 128, 256, 512 bit
@@ -60,13 +62,6 @@ struct SweepPoint {
   double latency_ns;
 };
 
-struct CacheGeometry {
-  int level = 0;                // 1, 2, 3 (data or unified caches only)
-  uint64_t size_bytes = 0;
-  int line_bytes = 64;
-  int shared_by_cpus = 1;
-};
-
 // What the cache file is keyed by, plus facts needed to read the numbers.
 struct MachineId {
   std::string cpu_model;
@@ -96,7 +91,9 @@ struct FrequencyReading {
 
 struct Ceilings {
   MachineId machine;
-  std::vector<CacheGeometry> caches;
+  // L1 to L3 (data or unified), with line and shared_by_cpus known (machine.hpp cache_geometry);
+  // ways is not recorded.
+  std::vector<CacheInfo> caches;
   std::vector<std::string> isas;       // ISAs this CPU supports and roofprof measured
   MethodInfo method;
   std::vector<FrequencyReading> frequency;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/temp_dir.hpp"
 
 namespace roofprof {
 namespace {
@@ -134,8 +135,7 @@ std::string save_fallback(const std::string& text, const std::string& base) {
     dirs.emplace_back(cwd);
     std::free(cwd);
   }
-  const char* t = std::getenv("TMPDIR");
-  dirs.emplace_back(t && *t ? t : "/tmp");
+  dirs.push_back(temp_root());
   const std::string name = "roofprof-fallback-" + std::to_string(getpid()) + "-" + (base.empty() ? "output" : base);
   for (const auto& dir : dirs) {
     const std::string path = dir + "/" + name;

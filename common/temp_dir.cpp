@@ -10,9 +10,13 @@
 
 namespace roofprof {
 
-TempDir::TempDir(const std::string& prefix, const std::string& what) {
+std::string temp_root() {
   const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/" + prefix + "-XXXXXX";
+  return base && *base ? base : "/tmp";
+}
+
+TempDir::TempDir(const std::string& prefix, const std::string& what) {
+  std::string tmpl = temp_root() + "/" + prefix + "-XXXXXX";
   if (!::mkdtemp(tmpl.data())) throw UserError(advice_for_errno(errno, ("creating a directory for " + what).c_str()));
   path_ = tmpl;
 }

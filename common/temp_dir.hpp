@@ -1,11 +1,15 @@
 #pragma once
 // A private directory under $TMPDIR (default /tmp), removed with everything in it when the
 // owner is destroyed, which the signal policy guarantees for a run that is interrupted
-// (supervisor/signals.hpp). One type for the agent's records, the emulation files and
-// selftest's work.
+// (supervisor/signals.hpp). One type for the agent's records, the emulation files,
+// selftest's work and the scripted PMU's sysfs tree; temp_root() is also where an output file
+// that cannot be written is saved instead (common/output_file.hpp).
 #include <string>
 
 namespace roofprof {
+
+// Where temporary files go: $TMPDIR, or /tmp when it is unset or empty.
+std::string temp_root();
 
 class TempDir {
  public:

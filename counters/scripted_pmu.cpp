@@ -108,21 +108,17 @@ ScriptedPmu::ScriptedPmu(const std::string& script, const std::string& source) {
       fail("unknown or malformed line (cpu, kernel, pmu, fail, counters, fixed, count, schedule)");
     }
   }
-  // A private sysfs tree holding exactly the scripted PMUs.
-  std::string tmpl = (std::filesystem::temp_directory_path() / "roofprof-pmu-XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) throw UserError("scripted PMU: cannot create a temporary directory");
-  sysfs_ = tmpl;
+  sysfs_ = std::make_unique<TempDir>("roofprof-pmu", "the scripted PMU's sysfs");
+  const std::string& root = sysfs_->path();
   for (const auto& [name, type, cpus] : pmus) {
-    std::filesystem::create_directories(sysfs_ + "/" + name);
-    std::ofstream(sysfs_ + "/" + name + "/type") << type << "\n";
-    std::ofstream(sysfs_ + "/" + name + "/cpumask") << cpus << "\n";
+    std::filesystem::create_directories(root + "/" + name);
+    std::ofstream(root + "/" + name + "/type") << type << "\n";
+    std::ofstream(root + "/" + name + "/cpumask") << cpus << "\n";
   }
 }
 
 ScriptedPmu::~ScriptedPmu() {
   for (auto& [fd, e] : events_) ::close(fd);
-  std::error_code ec;
-  std::filesystem::remove_all(sysfs_, ec);
 }
 
 std::optional<int> ScriptedPmu::kernel_setting(const std::string& name) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "common/temp_dir.hpp"
 #include "counters/perf_system.hpp"
 
 namespace roofprof::counters {
@@ -36,7 +37,7 @@ class ScriptedPmu : public PerfSystem {
   int open(const perf_event_attr& attr, pid_t pid, int cpu, int group_fd) override;
   ssize_t read(int fd, void* buf, size_t size) override;
   void close(int fd) override;
-  std::string sysfs_root() override { return sysfs_; }
+  std::string sysfs_root() override { return sysfs_->path(); }
   std::optional<int> kernel_setting(const std::string& name) override;
   CpuInfo cpu_info() override { return cpu_; }
 
@@ -70,7 +71,7 @@ class ScriptedPmu : public PerfSystem {
 
   CpuInfo cpu_;
   std::map<std::string, int> kernel_;
-  std::string sysfs_;
+  std::unique_ptr<TempDir> sysfs_;  // a private sysfs tree holding exactly the scripted PMUs
   std::vector<std::pair<Key, int>> failures_;
   int counters_ = 1 << 20;
   std::vector<Key> fixed_;

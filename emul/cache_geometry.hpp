@@ -1,41 +1,36 @@
 #pragma once
-// Cache geometry for the simulated hierarchy: from sysfs or from an explicit description.
+// Cache geometry for the simulated hierarchy: the host's caches (common/cache_info.hpp) as the
+// simulator models them, or an explicit description. A level is a roofprof::CacheInfo whose
+// size, ways and line are known.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace roofprof::emul {
+#include "common/cache_info.hpp"
 
-struct CacheLevel {
-  uint64_t size = 0;  // bytes
-  uint64_t ways = 0;
-  uint64_t line = 0;  // bytes
-  bool operator==(const CacheLevel&) const = default;
-};
+namespace roofprof::emul {
 
 // "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64" (SIZE[K|M|G]:WAYS:LINE; levels in order from L1,
 // at most 4). Throws UserError with a one-line explanation on malformed text or a geometry
 // the simulator cannot model (line sizes must be equal powers of two; size a multiple of
 // ways * line).
-std::vector<CacheLevel> parse_cache_geometry(std::string_view text);
-
-inline constexpr const char* kSysfsCacheRoot = "/sys/devices/system/cpu/cpu0/cache";
+std::vector<CacheInfo> parse_cache_geometry(std::string_view text);
 
 // The data/unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache (or `root`),
-// L1 first; where the kernel has no such directory (some VMs), from CPUID
-// (cpuid_cache_geometry). Throws UserError when neither describes them.
-std::vector<CacheLevel> host_cache_geometry(const std::string& root = kSysfsCacheRoot);
+// L1 up to the first level sysfs does not describe fully; where the kernel describes none
+// (some VMs), from CPUID (cpuid_cache_geometry). Throws UserError when neither describes them.
+std::vector<CacheInfo> host_cache_geometry(const std::string& root = kSysfsCacheRoot);
 
-// The caches CPUID describes (common/cpuid_caches.hpp), up to the first level it does not.
+// The caches CPUID describes (common/cache_info.hpp), up to the first level it does not.
 // A level whose associativity CPUID does not give (AMD's legacy L3 leaf on a CPU that hides
 // its topology leaf) is modelled kAssumedWays-way: an assumption, said in docs/emulation.md.
 inline constexpr uint64_t kAssumedWays = 16;
-std::vector<CacheLevel> cpuid_cache_geometry();
+std::vector<CacheInfo> cpuid_cache_geometry();
 
 // Same checks as parse_cache_geometry; throws UserError.
-void check_cache_geometry(const std::vector<CacheLevel>& levels);
+void check_cache_geometry(const std::vector<CacheInfo>& levels);
 
-std::string to_string(const std::vector<CacheLevel>& levels);  // in parse_cache_geometry's syntax
+std::string to_string(const std::vector<CacheInfo>& levels);  // in parse_cache_geometry's syntax
 
 }  // namespace roofprof::emul

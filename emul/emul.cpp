@@ -186,7 +186,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
     if (!fs::exists(agent_library))
       throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", agent_library));
   }
-  std::vector<CacheLevel> cache;
+  std::vector<CacheInfo> cache;
   if (options.cache_sim) {
     cache = options.cache.empty() ? host_cache_geometry() : options.cache;
     check_cache_geometry(cache);

@@ -22,7 +22,7 @@ struct Options {
   // of every function region that no other probed function of the thread encloses. Needs
   // cache_sim. The flush adds no traffic (write-backs are charged at dirtying).
   bool cold_at_entry = false;
-  std::vector<CacheLevel> cache;  // L1 first; empty: the host's geometry from sysfs
+  std::vector<CacheInfo> cache;  // L1 first; empty: the host's geometry from sysfs
   bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
   // Progress on stderr (elapsed time, instructions so far, current region). Callers pass
   // isatty(2); nothing is printed otherwise.

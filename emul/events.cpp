@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "emul/events_format.h"
 #include "preload/record_format.h"
 
 namespace roofprof::emul {
@@ -70,6 +72,36 @@ bool to_u64(std::string_view s, uint64_t& v, int base = 10) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
   return ec == std::errc() && p == s.data() + s.size() && !s.empty();
 }
+
+// What a departure (emul/events_format.h) closes the instances above its sp with. A return
+// first closes the deeper entries as Unwound (EventParser::on_departure).
+constexpr CloseReason departure_reason(uint64_t why) {
+  switch (why) {
+    case RP_DEPART_RETURN: return CloseReason::Return;
+    case RP_DEPART_LONGJMP: return CloseReason::Longjmp;
+    case RP_DEPART_EXCEPTION: return CloseReason::Exception;
+    default: return CloseReason::Unwound;  // RP_DEPART_JUMP
+  }
+}
+static_assert(departure_reason(RP_DEPART_RETURN) == CloseReason::Return);
+static_assert(departure_reason(RP_DEPART_LONGJMP) == CloseReason::Longjmp);
+static_assert(departure_reason(RP_DEPART_EXCEPTION) == CloseReason::Exception);
+static_assert(departure_reason(RP_DEPART_JUMP) == CloseReason::Unwound);
+
+// Event lines are told apart by their first field, one letter: every letter of
+// emul/events_format.h is its own.
+constexpr char kEventLetters[] = {RP_EV_PROBE,       RP_EV_DEPARTURE,    RP_EV_THREAD_EXIT, RP_EV_EXEC,
+                                  RP_EV_EXEC_FAILED, RP_EV_FINAL,        RP_EV_END,         RP_EV_PROGRESS,
+                                  RP_EV_MAPPED,      RP_EV_AGENT_REGION, RP_EV_AGENT_RECORD};
+constexpr bool letters_distinct() {
+  for (size_t i = 0; i < std::size(kEventLetters); ++i) {
+    if (kEventLetters[i] == ' ') return false;
+    for (size_t j = i + 1; j < std::size(kEventLetters); ++j)
+      if (kEventLetters[i] == kEventLetters[j]) return false;
+  }
+  return true;
+}
+static_assert(letters_distinct(), "two event lines of emul/events_format.h share a letter");
 
 }  // namespace
 
@@ -177,19 +209,13 @@ void EventParser::on_departure(File& f, std::string_view* tok, size_t n) {
     throw UserError(fmt::format("{}:{}: malformed departure event", f.name, f.lineno));
   update(f, Tid(tid), tok + 4, n - 4, true);
   Boundary b{f.pid, Tid(tid), sp, 0};
-  switch (tok[1][0]) {
-    case 'r': {
-      // A ret pops the return address: entries at sp - 8 returned, deeper ones were left unseen.
-      Boundary below = b;
-      below.sp = sp - 8;
-      tracker_->stack_at(below, CloseReason::Unwound);
-      tracker_->stack_at(b, CloseReason::Return);
-      break;
-    }
-    case 'l': tracker_->stack_at(b, CloseReason::Longjmp); break;
-    case 'x': tracker_->stack_at(b, CloseReason::Exception); break;
-    default: tracker_->stack_at(b, CloseReason::Unwound); break;
+  if (tok[1][0] == RP_DEPART_RETURN) {
+    // A ret pops the return address: entries at sp - 8 returned, deeper ones were left unseen.
+    Boundary below = b;
+    below.sp = sp - 8;
+    tracker_->stack_at(below, CloseReason::Unwound);
   }
+  tracker_->stack_at(b, departure_reason(uint8_t(tok[1][0])));
 }
 
 void EventParser::on_agent_name(File& f, std::string_view* tok, size_t n) {
@@ -199,22 +225,6 @@ void EventParser::on_agent_name(File& f, std::string_view* tok, size_t n) {
   f.agent_regions[region] = agent_regions_ ? agent_regions_(uint32_t(spec), std::string(tok[3]))
                                            : std::vector<regions::RegionId>{};
 }
-
-namespace {
-
-CloseReason agent_reason(uint64_t code) {
-  switch (code) {
-    case RP_REASON_RETURN: return CloseReason::Return;
-    case RP_REASON_LONGJMP: return CloseReason::Longjmp;
-    case RP_REASON_EXCEPTION: return CloseReason::Exception;
-    case RP_REASON_THREAD_EXIT: return CloseReason::ThreadExit;
-    case RP_REASON_PROCESS_EXIT: return CloseReason::ProcessExit;
-    case RP_REASON_CRASH: return CloseReason::Crash;
-    default: return CloseReason::Unwound;
-  }
-}
-
-}  // namespace
 
 // An agent record with the tool's counts: what preload::Replay does with a native record.
 void EventParser::on_agent_record(File& f, std::string_view* tok, size_t n) {
@@ -233,9 +243,9 @@ void EventParser::on_agent_record(File& f, std::string_view* tok, size_t n) {
       for (regions::RegionId id : it->second) opened(tracker_->enter(id, b), id);
       break;
     }
-    case RP_STACK_AT: tracker_->stack_at(b, agent_reason(reason)); break;
-    case RP_THREAD_EXIT: tracker_->thread_exit(b, agent_reason(reason)); break;
-    case RP_PROCESS_EXIT: tracker_->process_exit(f.pid, 0, agent_reason(reason)); break;
+    case RP_STACK_AT: tracker_->stack_at(b, regions::close_reason(reason)); break;
+    case RP_THREAD_EXIT: tracker_->thread_exit(b, regions::close_reason(reason)); break;
+    case RP_PROCESS_EXIT: tracker_->process_exit(f.pid, 0, regions::close_reason(reason)); break;
     default: throw UserError(fmt::format("{}:{}: unknown agent record kind {}", f.name, f.lineno, kind));
   }
 }
@@ -245,7 +255,7 @@ void EventParser::line(int id, std::string_view text) {
   ++f.lineno;
   auto bad = [&](const char* what) { return UserError(fmt::format("{}:{}: {}", f.name, f.lineno, what)); };
   if (f.state == 0) {
-    if (text != "roofprof-emul 1") throw bad("not a roofprof-emul 1 event file");
+    if (text != RP_EVENTS_MAGIC) throw bad("not a " RP_EVENTS_MAGIC " event file");
     f.state = 1;
     return;
   }
@@ -276,27 +286,27 @@ void EventParser::line(int id, std::string_view text) {
   if (n == 0) return;
   uint64_t tid = 0;
   switch (tok[0].size() == 1 ? tok[0][0] : '?') {
-    case 'P': on_probe(f, tok, n); break;
-    case 'R': on_departure(f, tok, n); break;
-    case 'N': on_agent_name(f, tok, n); break;
-    case 'A': on_agent_record(f, tok, n); break;
-    case 'X':
+    case RP_EV_PROBE: on_probe(f, tok, n); break;
+    case RP_EV_DEPARTURE: on_departure(f, tok, n); break;
+    case RP_EV_AGENT_REGION: on_agent_name(f, tok, n); break;
+    case RP_EV_AGENT_RECORD: on_agent_record(f, tok, n); break;
+    case RP_EV_THREAD_EXIT:
       if (n < 3 || !to_u64(tok[1], tid)) throw bad("malformed thread exit");
       update(f, Tid(tid), tok + 3, n - 3, true);
       tracker_->thread_exit(Boundary{f.pid, Tid(tid), 0, 0}, CloseReason::ThreadExit);
       f.threads.erase(Tid(tid));
       break;
-    case 'E':
+    case RP_EV_EXEC:
       if (n < 3 || !to_u64(tok[1], tid)) throw bad("malformed exec event");
       update(f, Tid(tid), tok + 3, n - 3, true);
       f.exec_pending = true;
       break;
-    case 'e': f.exec_pending = false; break;
-    case 'F':
+    case RP_EV_EXEC_FAILED: f.exec_pending = false; break;
+    case RP_EV_FINAL:
       if (n < 2 || !to_u64(tok[1], tid)) throw bad("malformed final thread values");
       update(f, Tid(tid), tok + 2, n - 2, false);
       break;
-    case 'Z': {
+    case RP_EV_END: {
       uint64_t code;
       if (n != 2 + n_counters_ || !to_u64(tok[1], code)) throw bad("malformed process end");
       f.process.resize(n_counters_, 0);
@@ -311,13 +321,13 @@ void EventParser::line(int id, std::string_view text) {
       if (!f.process.empty()) instructions_ = f.process[0];
       break;
     }
-    case 'K': {
+    case RP_EV_PROGRESS: {
       uint64_t instr;
       if (n != 3 || !to_u64(tok[1], instr)) throw bad("malformed progress line");
       instructions_ = instr;
       break;
     }
-    case 'M': {
+    case RP_EV_MAPPED: {
       size_t at = 0;
       for (int spaces = 0; at < text.size() && spaces < 3; ++at) spaces += text[at] == ' ';
       probed_modules_.insert(std::string(text.substr(at)));

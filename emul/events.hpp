@@ -3,7 +3,8 @@
 //
 // Each process image writes one file (DIR/<pid>.<seq>.events; an exec'd image keeps the pid
 // and takes the next seq). Lines, after a header ("roofprof-emul 1", "pid P parent Q",
-// "counters NAME..."), are boundary facts with counter deltas (see emul/tool/rp_main.c):
+// "counters NAME..."), are boundary facts with counter deltas (see emul/tool/rp_main.c), told
+// apart by the letters of emul/events_format.h, which the tool writes them with:
 //   P <probe>[,<probe>] <tid> <sp> <thread deltas> | <process deltas or "=">
 //   R <why> <tid> <sp> ...        sp rose above a probed entry: r ret, l longjmp,
 //                                 x exception unwinding, j other indirect jump

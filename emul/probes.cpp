@@ -20,7 +20,7 @@ std::vector<probes::PlannedProbe> probes_at(regions::RegionId region, probes::Si
 void write_probe_file(const std::string& path, const std::vector<probes::PlannedProbe>& probes) {
   std::ofstream out(path);
   if (!out) throw UserError(fmt::format("cannot write {}", path));
-  out << "roofprof-probes 2\n";
+  out << RP_PROBE_FILE_MAGIC << '\n';
   for (const auto& p : probes) {
     std::error_code ec;
     auto canon = std::filesystem::canonical(p.module, ec);

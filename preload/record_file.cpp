@@ -13,21 +13,6 @@
 
 namespace roofprof::preload {
 
-using regions::CloseReason;
-
-CloseReason close_reason(uint8_t code) {
-  switch (code) {
-    case RP_REASON_RETURN: return CloseReason::Return;
-    case RP_REASON_LONGJMP: return CloseReason::Longjmp;
-    case RP_REASON_EXCEPTION: return CloseReason::Exception;
-    case RP_REASON_UNWOUND: return CloseReason::Unwound;
-    case RP_REASON_THREAD_EXIT: return CloseReason::ThreadExit;
-    case RP_REASON_PROCESS_EXIT: return CloseReason::ProcessExit;
-    case RP_REASON_CRASH: return CloseReason::Crash;
-    default: return CloseReason::Unwound;
-  }
-}
-
 std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) throw UserError(fmt::format("cannot open agent record file {}: {}", path, std::strerror(errno)));
@@ -91,7 +76,7 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     }
     Record r;
     r.kind = RecordKind(s.kind);
-    r.reason = close_reason(s.reason);
+    r.reason = regions::close_reason(s.reason);
     r.region = s.region;
     r.pid = s.pid;
     r.tid = s.tid;

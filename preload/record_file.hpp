@@ -34,9 +34,6 @@ struct Record {
   std::array<uint64_t, RP_MAX_EVENTS> counts{};  // the first n_events() are meaningful
 };
 
-// An agent reason code -> the close reason it stands for (unknown codes: Unwound).
-regions::CloseReason close_reason(uint8_t code);
-
 class RecordFile {
  public:
   // Maps the file. Throws UserError when it is not a record file of this version.

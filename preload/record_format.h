@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
+
 #define RP_FILE_MAGIC "RFAGENT1"
 #define RP_FILE_VERSION 1u
 #define RP_HEADER_BYTES 4096u
@@ -40,16 +42,6 @@ enum rp_kind {
   RP_STACK_AT = 2,     /* the thread's stack pointer is now `sp` (instances entered below close) */
   RP_THREAD_EXIT = 3,  /* the thread exits: close what it has open */
   RP_PROCESS_EXIT = 4, /* exit() of the process: close everything open in it */
-};
-
-enum rp_reason { /* why a STACK_AT / exit record closes instances: regions::CloseReason */
-  RP_REASON_RETURN = 0,
-  RP_REASON_LONGJMP = 1,
-  RP_REASON_EXCEPTION = 2,
-  RP_REASON_UNWOUND = 3,
-  RP_REASON_THREAD_EXIT = 4,
-  RP_REASON_PROCESS_EXIT = 5,
-  RP_REASON_CRASH = 6,
 };
 
 #define RP_REC_COUNTS 0x1u /* counts[0..n_events) hold a snapshot in the run's scope */

@@ -8,6 +8,11 @@ enum rp_site_role {
   RP_SITE_ENTRY = 0,      /* a function's entry: opens an instance, its return closes it */
   RP_SITE_SPAN_START = 1, /* opens a span (or an inlined copy) unless open on the thread */
   RP_SITE_SPAN_STOP = 2,  /* closes it */
+  RP_SITE_ROLES = 3,      /* how many roles there are */
 };
+
+/* The probe file (written by emul::write_probe_file, read by emul/tool/rp_probes.c): this
+ * line, then one line a probe: "<role>\t<link-time address, hex>\t<module path>". */
+#define RP_PROBE_FILE_MAGIC "roofprof-probes 2"
 
 #endif

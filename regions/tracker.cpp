@@ -21,6 +21,8 @@ const char* to_string(CloseReason r) {
   return "unknown";
 }
 
+CloseReason close_reason(uint64_t code) { return code < RP_REASONS ? CloseReason(code) : CloseReason::Unwound; }
+
 bool Tracker::is_open(RegionId region, int pid, Tid tid) const {
   auto it = open_.find({pid, tid});
   if (it == open_.end()) return false;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/counts.hpp"
+#include "regions/close_reason.h"
 
 namespace roofprof::regions {
 
@@ -32,17 +33,23 @@ using Tid = int32_t;
 
 enum class Scope { Process, Thread };
 
+// Numbered as in regions/close_reason.h, the codes of the agent's records.
 enum class CloseReason : uint8_t {
-  Return,       // function returned normally
-  SpanStop,     // span reached STOP
-  Longjmp,      // a longjmp left the function
-  Exception,    // exception unwinding left the function
-  Unwound,      // the stack was found above the entry later (cause not seen)
-  ThreadExit,   // the thread exited inside the region
-  ProcessExit,  // the process exited inside the region
-  Crash,        // the process died of a signal inside the region
-  Detach,       // roofprof detached or was interrupted inside the region
+  Return = RP_REASON_RETURN,             // function returned normally
+  SpanStop = RP_REASON_SPAN_STOP,        // span reached STOP
+  Longjmp = RP_REASON_LONGJMP,           // a longjmp left the function
+  Exception = RP_REASON_EXCEPTION,       // exception unwinding left the function
+  Unwound = RP_REASON_UNWOUND,           // the stack was found above the entry later (cause not seen)
+  ThreadExit = RP_REASON_THREAD_EXIT,    // the thread exited inside the region
+  ProcessExit = RP_REASON_PROCESS_EXIT,  // the process exited inside the region
+  Crash = RP_REASON_CRASH,               // the process died of a signal inside the region
+  Detach = RP_REASON_DETACH,             // roofprof detached or was interrupted inside the region
 };
+static_assert(RP_REASONS == 9, "a new reason in regions/close_reason.h needs its CloseReason above");
+// The reason a code of regions/close_reason.h names (an agent record's); Unwound for a code it
+// does not define. code_of is the inverse.
+CloseReason close_reason(uint64_t code);
+constexpr uint8_t code_of(CloseReason r) { return uint8_t(r); }
 const char* to_string(CloseReason r);
 // Every reason other than Return and SpanStop is flagged in reports.
 inline bool is_abnormal(CloseReason r) { return r != CloseReason::Return && r != CloseReason::SpanStop; }

@@ -5,21 +5,31 @@
 
 #include <cstdint>
 
+#include "probes/plan.hpp"
 #include "regions/tracker.hpp"
 
 namespace roofprof::tracer {
 
+// A planned site's role (probes::SiteRole, numbered in probes/site_role.h), then the probes the
+// tracer places for itself.
 enum class ProbeKind {
-  RegionEntry,     // entry of a function region
-  SpanStart,       // START of a span region
-  SpanStop,        // STOP of a span region
-  Return,          // return site of an open function instance (one thread, one entry sp)
-  DynamicLinker,   // _dl_debug_state: the set of loaded modules changed
-  EntryPoint,      // the program's entry point: initial modules are loaded
-  Longjmp,         // longjmp family entry
-  CatchBegin,      // __cxa_begin_catch: an exception has been caught
-  ProcessExiting,  // exit/_exit: the process is ending, threads' exits are process exit
+  RegionEntry = RP_SITE_ENTRY,     // entry of a function region
+  SpanStart = RP_SITE_SPAN_START,  // START of a span region
+  SpanStop = RP_SITE_SPAN_STOP,    // STOP of a span region
+  Return = RP_SITE_ROLES,          // return site of an open function instance (one thread, one entry sp)
+  DynamicLinker,                   // _dl_debug_state: the set of loaded modules changed
+  EntryPoint,                      // the program's entry point: initial modules are loaded
+  Longjmp,                         // longjmp family entry
+  CatchBegin,                      // __cxa_begin_catch: an exception has been caught
+  ProcessExiting,                  // exit/_exit: the process is ending, threads' exits are process exit
 };
+static_assert(RP_SITE_ROLES == 3, "a new site role needs its ProbeKind above");
+
+// The kind of a probe at a planned site: its role, by the same number.
+constexpr ProbeKind kind_of(probes::SiteRole role) { return ProbeKind(int(role)); }
+static_assert(kind_of(probes::SiteRole::Entry) == ProbeKind::RegionEntry);
+static_assert(kind_of(probes::SiteRole::SpanStart) == ProbeKind::SpanStart);
+static_assert(kind_of(probes::SiteRole::SpanStop) == ProbeKind::SpanStop);
 
 struct Probe {
   ProbeKind kind = ProbeKind::RegionEntry;

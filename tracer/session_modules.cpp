@@ -19,15 +19,6 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-ProbeKind kind_for(probes::SiteRole role) {
-  switch (role) {
-    case probes::SiteRole::Entry: return ProbeKind::RegionEntry;
-    case probes::SiteRole::SpanStart: return ProbeKind::SpanStart;
-    case probes::SiteRole::SpanStop: return ProbeKind::SpanStop;
-  }
-  return ProbeKind::RegionEntry;
-}
-
 // Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
 std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main) {
   std::string base(path_basename(elf.path()));
@@ -126,7 +117,7 @@ void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_m
         continue;
       }
       Probe probe;
-      probe.kind = kind_for(p.role);
+      probe.kind = kind_of(p.role);
       probe.region = p.region;
       if ((probe.kind == ProbeKind::RegionEntry || probe.kind == ProbeKind::SpanStart) && probing_stopped(p.region))
         continue;  // too costly (limit_probe_inflation): no new instances

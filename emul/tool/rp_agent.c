@@ -14,6 +14,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_transtab.h"
 
+#include "preload/record_format.h"
 #include "rp_clreq.h"
 #include "rp_tool.h"
 
@@ -39,7 +40,7 @@ static void name_region(UWord region, UWord spec, const HChar* symbol)
    }
    if (named[region]) return;
    named[region] = True;
-   rp_out_str("N ");
+   rp_out_event(RP_EV_AGENT_REGION);
    rp_out_u64(region);
    rp_out_char(' ');
    rp_out_u64(spec);
@@ -63,11 +64,11 @@ Bool rp_agent_request(ThreadId tid, UWord* args, UWord* ret)
          return True;
       case RP_CLREQ_BOUNDARY: {
          UWord kind = (args[1] >> 8) & 0xff, reason = args[1] & 0xff;
-         if (kind == 1 /* RP_ENTER */) {
+         if (kind == RP_ENTER) {
             name_region(args[2], args[4], (const HChar*)args[5]);
             if (args[1] & RP_CLREQ_OUTERMOST) rp_cold_entry();
          }
-         rp_out_str("A ");
+         rp_out_event(RP_EV_AGENT_RECORD);
          rp_out_u64(kind);
          rp_out_char(' ');
          rp_out_u64(reason);

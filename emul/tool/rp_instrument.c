@@ -429,10 +429,10 @@ static void emit_departure_check(Ctx* c, IRSB* in)
    Bool indirect = in->jumpkind == Ijk_Boring && in->next->tag != Iex_Const;
    if (!ret && !indirect) return;
    const HChar* fn = NULL;
-   UWord why = ret ? 'r' : 'j';
+   UWord why = ret ? RP_DEPART_RETURN : RP_DEPART_JUMP;
    if (VG_(get_fnname)(VG_(current_DiEpoch)(), c->in.addr, &fn) && fn) {
-      if (VG_(strstr)(fn, "_Unwind_")) why = 'x';
-      else if (!ret && VG_(strstr)(fn, "longjmp")) why = 'l';
+      if (VG_(strstr)(fn, "_Unwind_")) why = RP_DEPART_EXCEPTION;
+      else if (!ret && VG_(strstr)(fn, "longjmp")) why = RP_DEPART_LONGJMP;
    }
    IRSB* sb = c->out;
    IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);

@@ -137,7 +137,7 @@ void rp_probe_hit(UWord slot, Addr sp)
       pop_below(t, sp);
       if (any_entry && t->npend == 0) rp_cache_flush();
    }
-   rp_out_str("P ");
+   rp_out_event(RP_EV_PROBE);
    for (Int i = 0; i < s->n; i++) {
       if (i) rp_out_char(',');
       rp_out_u64((ULong)s->idx[i]);
@@ -151,12 +151,12 @@ void rp_probe_hit(UWord slot, Addr sp)
 }
 
 /* sp rose above a pending entry: "R <why> <tid> <sp> <counts>". */
-void rp_departure(UWord why, Addr sp)
+void rp_departure(UWord why /* enum rp_departure */, Addr sp)
 {
    Thread* t = &rp_threads[rp_cur_tid];
    pop_below(t, sp);
    update_innermost(t);
-   rp_out_str("R ");
+   rp_out_event(RP_EV_DEPARTURE);
    rp_out_char((HChar)why);
    rp_out_char(' ');
    rp_out_event_tail(rp_cur_tid, sp);
@@ -177,7 +177,7 @@ static void start_client_code(ThreadId tid, ULong blocks)
       UInt now = VG_(read_millisecond_timer)();
       if (now - last_tick_ms >= clo_progress_ms) {
          last_tick_ms = now;
-         rp_out_str("K ");
+         rp_out_event(RP_EV_PROGRESS);
          rp_out_u64(rp_proc_acc[C_INSTR] + rp_live[C_INSTR]);
          rp_out_char(' ');
          rp_out_u64(now);
@@ -198,7 +198,7 @@ static void thread_exited(ThreadId tid)
    Thread* t = &rp_threads[tid];
    if (!t->used) return;
    if (tid == rp_cur_tid) fold_live();
-   rp_out_str("X ");
+   rp_out_event(RP_EV_THREAD_EXIT);
    rp_out_event_tail(tid, 0);
    t->used = False;
    t->npend = 0;
@@ -210,7 +210,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
    (void)args; (void)nargs;
    if (sysno == __NR_execve || sysno == __NR_execveat) {
       /* If it succeeds this image ends here and no fini is called. */
-      rp_out_str("E ");
+      rp_out_event(RP_EV_EXEC);
       rp_out_event_tail(tid, 0);
       rp_out_flush();
    }
@@ -219,7 +219,10 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res)
 {
    (void)tid; (void)args; (void)nargs; (void)res;
-   if (sysno == __NR_execve || sysno == __NR_execveat) rp_out_str("e\n"); /* it failed */
+   if (sysno == __NR_execve || sysno == __NR_execveat) { /* it failed */
+      rp_out_char((HChar)RP_EV_EXEC_FAILED);
+      rp_out_char('\n');
+   }
 }
 
 static void fork_child(ThreadId tid)
@@ -320,12 +323,12 @@ static void fini(Int exitcode)
    fold_live();
    for (UInt i = 0; i < VG_N_THREADS; i++) {
       if (!rp_threads[i].used) continue;
-      rp_out_str("F ");
+      rp_out_event(RP_EV_FINAL);
       rp_out_u64((ULong)rp_threads[i].lwp);
       rp_out_thread_counts(i);
       rp_out_char('\n');
    }
-   rp_out_str("Z ");
+   rp_out_event(RP_EV_END);
    rp_out_u64((ULong)(UInt)exitcode);
    rp_out_process_counts(False);
    rp_out_char('\n');

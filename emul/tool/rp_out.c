@@ -1,4 +1,5 @@
-/* roofprof emulation tool: the event file (format in emul/events.hpp). */
+/* roofprof emulation tool: the event file (format in emul/events.hpp, letters in
+ * emul/events_format.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -47,6 +48,12 @@ void rp_out_char(HChar c)
 {
    out_room(1);
    obuf[olen++] = c;
+}
+
+void rp_out_event(enum rp_event e)
+{
+   rp_out_char((HChar)e);
+   rp_out_char(' ');
 }
 
 void rp_out_u64(ULong v)
@@ -114,7 +121,7 @@ void rp_out_event_tail(ThreadId tid, Addr sp)
 
 static void out_header(Int parent)
 {
-   rp_out_str("roofprof-emul 1\npid ");
+   rp_out_str(RP_EVENTS_MAGIC "\npid ");
    rp_out_u64((ULong)VG_(getpid)());
    rp_out_str(" parent ");
    rp_out_u64((ULong)parent);

@@ -73,7 +73,7 @@ void rp_load_probes(void)
       HChar* eol = VG_(strchr)(p, '\n');
       if (eol) *eol = 0;
       if (header) {
-         if (!VG_STREQ(p, "roofprof-probes 2")) {
+         if (!VG_STREQ(p, RP_PROBE_FILE_MAGIC)) {
             VG_(fmsg)("roofprof: %s is not a roofprof probe file\n", rp_clo_probes);
             VG_(exit)(2);
          }
@@ -88,7 +88,7 @@ void rp_load_probes(void)
          *t1 = 0;
          Probe* pr = &rp_probes[n_probes++];
          Long role = VG_(strtoll10)(p, NULL);
-         if (role != RP_SITE_ENTRY && role != RP_SITE_SPAN_START && role != RP_SITE_SPAN_STOP) {
+         if (role < 0 || role >= RP_SITE_ROLES) {
             VG_(fmsg)("roofprof: unknown site role in probe line: %s\n", p);
             VG_(exit)(2);
          }
@@ -191,7 +191,7 @@ void rp_resolve_probes_for(Addr a)
       }
    }
    if (matched) {
-      rp_out_str("M ");
+      rp_out_event(RP_EV_MAPPED);
       rp_out_hex((ULong)bias);
       rp_out_char(' ');
       rp_out_u64((ULong)matched);

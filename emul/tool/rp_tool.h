@@ -9,6 +9,7 @@
 #define RP_TOOL_H
 
 #include "pub_tool_basics.h"
+#include "emul/events_format.h"
 #include "probes/site_role.h"
 #include "pub_tool_tooliface.h"
 
@@ -63,6 +64,7 @@ void rp_out_open(Int parent); /* DIR/<pid>.<seq>.events and its header */
 void rp_out_drop(void);       /* forget the buffer and file (a forked child's copies) */
 void rp_out_close(void);
 void rp_out_flush(void);
+void rp_out_event(enum rp_event e); /* "<letter> " that begins an event line */
 void rp_out_str(const HChar* s);
 void rp_out_char(HChar c);
 void rp_out_u64(ULong v);

@@ -10,7 +10,7 @@ namespace {
 Ceilings sample() {
   Ceilings c;
   c.machine = {"Test CPU", 2, "6.1.0-test", "0x42"};
-  c.caches = {{1, 48 << 10, 64, 1}, {2, 1 << 20, 64, 1}, {3, 32 << 20, 64, 2}};
+  c.caches = {{1, 48 << 10, 0, 64, 1}, {2, 1 << 20, 0, 64, 1}, {3, 32 << 20, 0, 64, 2}};
   c.isas = {"scalar", "sse", "avx2", "avx512"};
   c.method.mode = Mode::full;
   c.method.timer = "rdtscp+lfence";
@@ -87,7 +87,7 @@ TEST(CeilingsJson, IntegerFieldsOutOfTheirRangeAreRejected) {
   EXPECT_THROW(from_json(j, "x"), UserError);
   j = to_json(sample());
   j["caches"][2]["line_bytes"] = 64.0;
-  EXPECT_EQ(from_json(j, "x").caches[2].line_bytes, 64);
+  EXPECT_EQ(from_json(j, "x").caches[2].line, 64u);
 }
 
 TEST(CeilingsNames, ParseInvertsName) {

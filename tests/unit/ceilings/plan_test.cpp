@@ -11,8 +11,8 @@
 namespace roofprof::ceilings {
 namespace {
 
-const std::vector<CacheGeometry> kEpyc = {
-    {1, 48 << 10, 64, 1}, {2, 1 << 20, 64, 1}, {3, 32 << 20, 64, 2}};
+const std::vector<CacheInfo> kEpyc = {
+    {1, 48 << 10, 0, 64, 1}, {2, 1 << 20, 0, 64, 1}, {3, 32 << 20, 0, 64, 2}};
 
 TEST(CeilingsPlan, WellInsideEachLevelSharedCachesSplit) {
   const uint64_t dram = dram_total_bytes(kEpyc, uint64_t(24) << 30);
@@ -31,7 +31,7 @@ TEST(CeilingsPlan, WellInsideEachLevelSharedCachesSplit) {
   EXPECT_EQ(two[2].bytes_per_thread, 8u << 20);         // L3 shared by both threads
   EXPECT_EQ(two[2].random_bytes_per_thread, 4u << 20);  // 4 x L2 > (L3 / 2) / 8
   // A big shared L3 split over many threads: an eighth of each thread's share, at most half.
-  auto many = plan_levels({{1, 48 << 10, 64, 1}, {2, 1 << 20, 64, 1}, {3, 512u << 20, 64, 8}}, 8,
+  auto many = plan_levels({{1, 48 << 10, 0, 64, 1}, {2, 1 << 20, 0, 64, 1}, {3, 512u << 20, 0, 64, 8}}, 8,
                           dram);
   EXPECT_EQ(many[2].random_bytes_per_thread, 8u << 20);
   EXPECT_EQ(two[3].bytes_per_thread, dram / 2);

@@ -14,9 +14,9 @@ namespace {
 TEST(EmulGeometry, ParsesLevelsInOrder) {
   auto g = parse_cache_geometry("L1=48K:12:64,L2=1M:16:64,L3=32M:16:64");
   ASSERT_EQ(g.size(), 3u);
-  EXPECT_EQ(g[0], (CacheLevel{48 << 10, 12, 64}));
-  EXPECT_EQ(g[1], (CacheLevel{1 << 20, 16, 64}));
-  EXPECT_EQ(g[2], (CacheLevel{32 << 20, 16, 64}));
+  EXPECT_EQ(g[0], (CacheInfo{1, 48 << 10, 12, 64}));
+  EXPECT_EQ(g[1], (CacheInfo{2, 1 << 20, 16, 64}));
+  EXPECT_EQ(g[2], (CacheInfo{3, 32 << 20, 16, 64}));
   EXPECT_EQ(to_string(g), "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64");
 }
 

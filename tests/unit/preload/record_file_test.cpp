@@ -160,15 +160,34 @@ TEST(RecordFile, StopsAtAnUnpublishedRecordUntilFinal) {
   EXPECT_EQ(f->torn(), 1u);
 }
 
-TEST(RecordFile, ReasonCodes) {
-  EXPECT_EQ(close_reason(RP_REASON_RETURN), regions::CloseReason::Return);
-  EXPECT_EQ(close_reason(RP_REASON_LONGJMP), regions::CloseReason::Longjmp);
-  EXPECT_EQ(close_reason(RP_REASON_EXCEPTION), regions::CloseReason::Exception);
-  EXPECT_EQ(close_reason(RP_REASON_UNWOUND), regions::CloseReason::Unwound);
-  EXPECT_EQ(close_reason(RP_REASON_THREAD_EXIT), regions::CloseReason::ThreadExit);
-  EXPECT_EQ(close_reason(RP_REASON_PROCESS_EXIT), regions::CloseReason::ProcessExit);
-  EXPECT_EQ(close_reason(RP_REASON_CRASH), regions::CloseReason::Crash);
-  EXPECT_EQ(close_reason(200), regions::CloseReason::Unwound);
+// Every close reason, written as the agent writes its code, reads back as itself.
+TEST(RecordFile, EveryCloseReasonRoundTripsThroughARecord) {
+  FakeAgentFile fake(16, 0);
+  auto f = RecordFile::open(fake.path());
+  for (int code = 0; code < RP_REASONS; ++code) {
+    uint64_t pos = fake.put(RP_STACK_AT, 0, 11, 0x7000, 100, {}, /*publish=*/false);
+    fake.slot(pos).reason = uint8_t(code);
+    fake.slot(pos).seq += 1;  // published, with its reason
+  }
+  auto rs = drain_all(*f);
+  ASSERT_EQ(rs.size(), size_t(RP_REASONS));
+  for (int code = 0; code < RP_REASONS; ++code) {
+    EXPECT_EQ(regions::code_of(rs[code].reason), code);
+    EXPECT_EQ(rs[code].reason, regions::close_reason(uint64_t(code)));
+  }
+  EXPECT_EQ(rs[RP_REASON_LONGJMP].reason, regions::CloseReason::Longjmp);
+  EXPECT_EQ(rs[RP_REASON_CRASH].reason, regions::CloseReason::Crash);
+}
+
+TEST(RecordFile, AnUnknownReasonCodeReadsAsUnwound) {
+  FakeAgentFile fake(4, 0);
+  auto f = RecordFile::open(fake.path());
+  uint64_t pos = fake.put(RP_STACK_AT, 0, 11, 0x7000, 100, {}, /*publish=*/false);
+  fake.slot(pos).reason = 200;
+  fake.slot(pos).seq += 1;
+  auto rs = drain_all(*f);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].reason, regions::CloseReason::Unwound);
 }
 
 TEST(RecordFile, RejectsOtherFiles) {

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <string>
 
 namespace roofprof::regions {
 namespace {
@@ -119,6 +121,24 @@ TEST(CloseReason, Names) {
   EXPECT_STREQ(to_string(CloseReason::ProcessExit), "process_exit");
   EXPECT_FALSE(is_abnormal(CloseReason::Return));
   EXPECT_TRUE(is_abnormal(CloseReason::Crash));
+}
+
+// regions/close_reason.h numbers every reason once: each code names a distinct reason, which
+// gives the code back, and a code past the list reads as Unwound.
+TEST(CloseReason, EveryCodeRoundTrips) {
+  std::set<std::string> names;
+  for (uint64_t code = 0; code < RP_REASONS; ++code) {
+    const CloseReason r = close_reason(code);
+    EXPECT_EQ(code_of(r), code);
+    EXPECT_STRNE(to_string(r), "unknown") << code;
+    names.insert(to_string(r));
+  }
+  EXPECT_EQ(names.size(), size_t(RP_REASONS));
+  EXPECT_EQ(close_reason(RP_REASON_RETURN), CloseReason::Return);
+  EXPECT_EQ(close_reason(RP_REASON_SPAN_STOP), CloseReason::SpanStop);
+  EXPECT_EQ(close_reason(RP_REASON_DETACH), CloseReason::Detach);
+  EXPECT_EQ(close_reason(RP_REASONS), CloseReason::Unwound);
+  EXPECT_EQ(close_reason(200), CloseReason::Unwound);
 }
 
 }  // namespace

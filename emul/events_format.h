@@ -1,0 +1,32 @@
+/* The event files of the Valgrind tool (emul/tool) as emul::EventParser (emul/events.cpp)
+ * reads them: the first line and the letters that begin event lines and name departures, one
+ * definition for both sides. The fields of each line: emul/events.hpp. Plain C: the tool is C. */
+#ifndef ROOFPROF_EMUL_EVENTS_FORMAT_H
+#define ROOFPROF_EMUL_EVENTS_FORMAT_H
+
+#define RP_EVENTS_MAGIC "roofprof-emul 1" /* the first line of every event file */
+
+/* The first field of an event line. */
+enum rp_event {
+  RP_EV_PROBE = 'P',        /* a probe address was reached */
+  RP_EV_DEPARTURE = 'R',    /* sp rose above a probed entry (enum rp_departure) */
+  RP_EV_THREAD_EXIT = 'X',  /* a thread exited */
+  RP_EV_EXEC = 'E',         /* execve attempted */
+  RP_EV_EXEC_FAILED = 'e',  /* it failed */
+  RP_EV_FINAL = 'F',        /* a live thread's final values at process end */
+  RP_EV_END = 'Z',          /* the process ended: exit code, process deltas */
+  RP_EV_PROGRESS = 'K',     /* instructions so far */
+  RP_EV_MAPPED = 'M',       /* an object with probes was mapped */
+  RP_EV_AGENT_REGION = 'N', /* the in-process agent's region id (emul/tool/rp_agent.c) */
+  RP_EV_AGENT_RECORD = 'A', /* one record of the agent (preload/record_format.h) */
+};
+
+/* Why sp rose above a probed entry: the field after RP_EV_DEPARTURE. */
+enum rp_departure {
+  RP_DEPART_RETURN = 'r',    /* a ret */
+  RP_DEPART_LONGJMP = 'l',   /* an indirect jump in longjmp */
+  RP_DEPART_EXCEPTION = 'x', /* a ret or jump in exception unwinding (_Unwind_*) */
+  RP_DEPART_JUMP = 'j',      /* another indirect jump */
+};
+
+#endif

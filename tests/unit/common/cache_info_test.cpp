@@ -1,0 +1,104 @@
+// The host cache model: from sysfs, and from CPUID, the fallback for kernels without
+// /sys/.../cpu0/cache.
+#include "common/cache_info.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace roofprof {
+namespace {
+
+std::string sysfs(const std::string& index, const std::string& file) {
+  std::ifstream in("/sys/devices/system/cpu/cpu0/cache/" + index + "/" + file);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+TEST(CpuidCaches, DescribeAPlausibleHierarchy) {
+  auto caches = cpuid_caches();
+  ASSERT_GE(caches.size(), 2u) << "every x86-64 CPU this runs on describes L1 and L2";
+  EXPECT_EQ(caches[0].level, 1);
+  EXPECT_GE(caches[0].size, 16u << 10);
+  EXPECT_LE(caches[0].size, 256u << 10);
+  EXPECT_EQ(caches[0].line, 64u);
+  for (size_t i = 1; i < caches.size(); ++i) {
+    EXPECT_EQ(caches[i].level, caches[i - 1].level + 1);
+    EXPECT_GT(caches[i].size, caches[i - 1].size);
+  }
+}
+
+// Where the kernel describes the caches too, both agree on each level's size and line.
+TEST(CpuidCaches, AgreeWithSysfsWhereBothExist) {
+  if (!std::filesystem::exists("/sys/devices/system/cpu/cpu0/cache/index0"))
+    GTEST_SKIP() << "this kernel has no cacheinfo: CPUID is the only source here";
+  for (const CacheInfo& c : cpuid_caches()) {
+    for (int i = 0; i < 8; ++i) {
+      const std::string idx = "index" + std::to_string(i);
+      if (sysfs(idx, "level") != std::to_string(c.level) || sysfs(idx, "type") == "Instruction") continue;
+      EXPECT_EQ(std::to_string(c.size >> 10) + "K", sysfs(idx, "size")) << "L" << c.level;
+      EXPECT_EQ(std::to_string(c.line), sysfs(idx, "coherency_line_size")) << "L" << c.level;
+    }
+  }
+}
+
+TEST(CpuidCaches, AmdLegacyAssociativityCodes) {
+  // AMD64 APM vol. 3, CPUID Fn8000_0006: the codes that are not the number of ways itself.
+  EXPECT_EQ(amd_legacy_ways(0x5), 6u);
+  EXPECT_EQ(amd_legacy_ways(0x6), 8u);
+  EXPECT_EQ(amd_legacy_ways(0x8), 16u);
+  EXPECT_EQ(amd_legacy_ways(0xa), 32u);
+  EXPECT_EQ(amd_legacy_ways(0xf), kFullyAssociative);
+  EXPECT_EQ(amd_legacy_ways(0x9), 0u) << "see Fn8000_001D: unknown here, never guessed";
+  EXPECT_EQ(amd_legacy_ways(0x0), 0u);
+}
+
+void put(const std::filesystem::path& dir, const char* name, const char* text) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / name) << text << "\n";
+}
+
+// Every field sysfs gives, by level whatever the order of the index directories; instruction
+// caches and entries without a level or size are not listed.
+TEST(SysfsCaches, ReadDataAndUnifiedCachesByLevel) {
+  auto root = std::filesystem::path(::testing::TempDir()) / ("cache_info_" + std::to_string(getpid()));
+  auto cache = [&](const char* idx, const char* level, const char* type, const char* size) {
+    put(root / idx, "level", level);
+    put(root / idx, "type", type);
+    put(root / idx, "size", size);
+    put(root / idx, "coherency_line_size", "64");
+  };
+  cache("index0", "3", "Unified", "32768K");
+  put(root / "index0", "shared_cpu_list", "0-7,16-23");
+  put(root / "index0", "number_of_sets", "32768");  // no ways_of_associativity: from the sets
+  cache("index1", "1", "Data", "48K");
+  put(root / "index1", "ways_of_associativity", "12");
+  put(root / "index1", "shared_cpu_list", "0,16");
+  cache("index2", "1", "Instruction", "32K");
+  cache("index3", "2", "Unified", "1M");
+  cache("index4", "", "Unified", "1M");
+  auto caches = sysfs_caches(root.string());
+  std::filesystem::remove_all(root);
+  ASSERT_EQ(caches.size(), 3u);
+  EXPECT_EQ(caches[0], (CacheInfo{1, 48 << 10, 12, 64, 2}));
+  EXPECT_EQ(caches[1], (CacheInfo{2, 1 << 20, 0, 64, 0}));
+  EXPECT_EQ(caches[2], (CacheInfo{3, 32 << 20, 16, 64, 16}));
+}
+
+TEST(SysfsCaches, NoDirectoryListsNone) { EXPECT_TRUE(sysfs_caches("/nonexistent/cache").empty()); }
+
+TEST(CacheSizes, SysfsAndGeometrySuffixes) {
+  EXPECT_EQ(parse_cache_size("48K"), 48u << 10);
+  EXPECT_EQ(parse_cache_size("1024KiB"), 1u << 20);
+  EXPECT_EQ(parse_cache_size("32M"), 32u << 20);
+  EXPECT_EQ(parse_cache_size("64"), 64u);
+  EXPECT_EQ(parse_cache_size("32Q"), 0u);
+  EXPECT_EQ(parse_cache_size(""), 0u);
+}
+
+}  // namespace
+}  // namespace roofprof
