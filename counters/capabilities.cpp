@@ -15,6 +15,7 @@
 #include "counters/perf_event_open.hpp"
 #include "counters/pfm_library.hpp"
 #include "counters/sysfs_pmu.hpp"
+#include "counters/uncore_counters.hpp"
 
 namespace roofprof::counters {
 namespace {
@@ -71,6 +72,24 @@ std::optional<std::string> valgrind_version_of(const std::string& exe) {
   return v.empty() ? std::nullopt : std::optional<std::string>(v);
 }
 
+// The selected set's uncore PMUs, and whether their events open (opened, then closed).
+void probe_uncore(Capabilities& c) {
+  if (!c.selection.set) return;
+  try {
+    const UncoreEvents u = encode_uncore_events(*c.selection.set);
+    c.uncore_pmus = u.pmus;
+    if (u.events.empty()) {
+      if (!u.notes.empty()) c.uncore_problem = u.notes.front();
+      return;
+    }
+    if (!uncore_allowed(c)) return;
+    UncoreCounters opened(u.events);
+    c.uncore_counters = true;
+  } catch (const std::exception& e) {
+    c.uncore_problem = e.what();
+  }
+}
+
 }  // namespace
 
 std::optional<bool> valgrind_supports_avx512(const std::string& version) {
@@ -122,7 +141,7 @@ Capabilities probe_capabilities() {
   c.cap_sys_admin = caps & (1ull << 21);
   c.cap_perfmon = caps & (1ull << 38);
 
-  c.uncore_imc_pmus = sysfs_pmus_with_prefix("uncore_imc");
+  probe_uncore(c);
 
   c.valgrind_path = find_in_path("valgrind");
   if (!c.valgrind_path.empty()) c.valgrind_version = valgrind_version_of(c.valgrind_path);
