@@ -84,8 +84,9 @@ DoctorItem fp_item(const Capabilities& c) {
 DoctorItem memory_item(const Capabilities& c) {
   DoctorItem item{"memory traffic (Q)", false, "", ""};
   if (!c.hardware_counters || !c.selection.set) {
-    item.text = "no hardware counters for Q: runs measure it only by emulation (--backend emul)";
-    if (c.cpu.has("hypervisor"))
+    item.text = std::string(c.hardware_counters ? "no event set for this CPU" : "no hardware counters") +
+                ": runs measure Q only by emulation (--backend emul)";
+    if (c.cpu.has("hypervisor") && !c.hardware_counters)
       item.fix = "none inside a VM (memory controllers are not virtualised): run on bare metal";
     return item;
   }

@@ -51,7 +51,7 @@ TEST(Doctor, VmWithoutPmu) {
   EXPECT_NE(fp.fix.find("virtual PMU"), std::string::npos);
   const DoctorItem& q = item(items, "memory traffic (Q)");
   EXPECT_FALSE(q.ok);
-  EXPECT_EQ(q.text, "no hardware counters for Q: runs measure it only by emulation (--backend emul)");
+  EXPECT_EQ(q.text, "no hardware counters: runs measure Q only by emulation (--backend emul)");
   EXPECT_NE(q.fix.find("bare metal"), std::string::npos);
   EXPECT_TRUE(item(items, "perf_event_paranoid").ok);  // root
   EXPECT_TRUE(item(items, "ptrace").ok);
