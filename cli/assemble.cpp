@@ -61,7 +61,9 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       for (const auto& [level, t] : d.bytes) {
         r.bytes[level] = result::Bytes{t.read, t.write};
         if (!bytes_source.empty()) bytes_source += "; ";
-        bytes_source += level + (t.approximate ? ": perf (per-core approximation)" : ": perf (memory controller)");
+        bytes_source += level + (t.approximate ? ": perf (per-core approximation)"
+                                               : ": perf (memory controller, system-wide: includes other "
+                                                 "processes' traffic)");
       }
       if (!bytes_source.empty())
         r.sources["bytes"] = bytes_source + (r.counters_multiplexed ? " (scaled: counters were multiplexed)" : "");

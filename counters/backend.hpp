@@ -50,6 +50,11 @@ class Backend {
   // Opens the events for thread `tid` (which is stopped or has not run yet), counting from now.
   // Throws UserError with advice (errno table in common/error.hpp) when it cannot.
   virtual std::unique_ptr<ThreadCounters> open(pid_t tid) = 0;
+  // Events counted system-wide, not per thread (memory-controller uncore counts): the last
+  // system_wide_events() of events(). A process-scope read appends them once, whatever the
+  // number of threads; a thread-scope read has them as not counted.
+  virtual size_t system_wide_events() const { return 0; }
+  virtual CounterValues read_system_wide() { return {}; }
 };
 
 // perf_event software events, one group per thread (PERF_FORMAT_GROUP with

@@ -15,6 +15,7 @@
 #include "counters/perf_event_open.hpp"
 #include "counters/pfm_library.hpp"
 #include "counters/sysfs_pmu.hpp"
+#include "counters/uncore_counters.hpp"
 
 namespace roofprof::counters {
 namespace {
@@ -75,6 +76,24 @@ std::optional<std::string> valgrind_version_of(const std::string& exe) {
   return v.empty() ? std::nullopt : std::optional<std::string>(v);
 }
 
+// The selected set's uncore PMUs, and whether their events open (opened, then closed).
+void probe_uncore(Capabilities& c) {
+  if (!c.selection.set) return;
+  try {
+    const UncoreEvents u = encode_uncore_events(*c.selection.set);
+    c.uncore_pmus = u.pmus;
+    if (u.events.empty()) {
+      if (!u.notes.empty()) c.uncore_problem = u.notes.front();
+      return;
+    }
+    if (!uncore_allowed(c)) return;
+    UncoreCounters opened(u.events);
+    c.uncore_counters = true;
+  } catch (const std::exception& e) {
+    c.uncore_problem = e.what();
+  }
+}
+
 }  // namespace
 
 std::optional<bool> valgrind_supports_avx512(const std::string& version) {
@@ -128,7 +147,7 @@ Capabilities probe_capabilities() {
   c.cap_sys_admin = caps & (1ull << 21);
   c.cap_perfmon = caps & (1ull << 38);
 
-  c.uncore_imc_pmus = sysfs_pmus_with_prefix("uncore_imc");
+  probe_uncore(c);
 
   // The engine the emulation tool was built against (cmake/valgrind.cmake): the tool runs only
   // under it. A build without one looks on PATH.

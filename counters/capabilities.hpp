@@ -1,7 +1,8 @@
 #pragma once
 // What this machine lets roofprof measure: probed once, then used by choose_backend() and
-// `roofprof doctor`. Probing opens one counter on the calling thread, reads /proc and sysfs
-// and runs `valgrind --version`; it never throws.
+// `roofprof doctor`. Probing opens one counter on the calling thread and the selected set's
+// memory-controller events system-wide (then closes them), reads /proc and sysfs and runs
+// `valgrind --version`; it never throws.
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +33,11 @@ struct Capabilities {
   bool root = false;
   bool cap_perfmon = false, cap_sys_admin = false, cap_sys_ptrace = false;  // effective set
 
-  std::vector<std::string> uncore_imc_pmus;  // sysfs uncore_imc* PMUs
+  // The selected set's memory-controller (uncore) PMUs that sysfs lists, and whether their
+  // events opened system-wide (tried once and closed, when uncore_allowed()); why not if not.
+  std::vector<std::string> uncore_pmus;
+  bool uncore_counters = false;
+  std::string uncore_problem;
 
   std::optional<std::string> valgrind_version;  // "3.19.0"
   std::string valgrind_path;

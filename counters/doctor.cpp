@@ -5,6 +5,7 @@
 
 #include "counters/backend_choice.hpp"
 #include "counters/event_set.hpp"
+#include "counters/memory_source.hpp"
 
 namespace roofprof::counters {
 namespace {
@@ -79,27 +80,30 @@ DoctorItem fp_item(const Capabilities& c) {
   return item;
 }
 
-DoctorItem uncore_item(const Capabilities& c) {
-  DoctorItem item{"uncore counters", false, "", ""};
-  if (c.uncore_imc_pmus.empty()) {
-    item.text = "not usable: the kernel exposes no uncore_imc PMU in /sys/bus/event_source/devices";
-    if (c.cpu.has("hypervisor"))
-      item.fix = "none inside a VM (memory controllers are not virtualised): run on bare metal; "
-                 "Q uses the per-core approximation";
-    else
-      item.text += " (this CPU's memory controller is not supported by this kernel)";
-  } else if (!uncore_allowed(c)) {
-    item.text = fmt::format("present ({}) but not allowed: perf_event_paranoid is {} and roofprof "
-                            "has no CAP_PERFMON",
-                            join(c.uncore_imc_pmus), c.perf_event_paranoid.value_or(-99));
+// Which Q a `--backend perf` run gets, by the decision the run itself takes (memory_source).
+DoctorItem memory_item(const Capabilities& c) {
+  DoctorItem item{"memory traffic (Q)", false, "", ""};
+  if (!c.hardware_counters || !c.selection.set) {
+    item.text = std::string(c.hardware_counters ? "no event set for this CPU" : "no hardware counters") +
+                ": runs measure Q only by emulation (--backend emul)";
+    if (c.cpu.has("hypervisor") && !c.hardware_counters)
+      item.fix = "none inside a VM (memory controllers are not virtualised): run on bare metal";
+    return item;
+  }
+  const MemorySource process = memory_source(c, true);
+  if (process.memory_controller) {
+    item.ok = true;
+    item.text = fmt::format("perf runs count DRAM bytes at the memory controllers ({}), system-wide per socket: "
+                            "other processes' traffic is included; --scope thread gets {}",
+                            join(c.uncore_pmus), per_core_q(*c.selection.set));
+    return item;
+  }
+  item.text = "perf runs get " + per_core_q(*c.selection.set) + ": " + process.why_not;
+  if (!c.uncore_pmus.empty() && !uncore_allowed(c))
     item.fix = "sudo sysctl -w kernel.perf_event_paranoid=0   (or: sudo setcap cap_perfmon+ep "
                "$(command -v roofprof))";
-  } else {
-    item.ok = true;
-    item.text = "usable (" + join(c.uncore_imc_pmus) +
-                ") by `roofprof events`/tests, but `roofprof run` does not open them yet: runs "
-                "report Q as the per-core approximation at its own level (docs/counters.md)";
-  }
+  else if (c.uncore_pmus.empty() && c.cpu.has("hypervisor"))
+    item.fix = "none inside a VM (memory controllers are not virtualised): run on bare metal";
   return item;
 }
 
@@ -184,7 +188,7 @@ DoctorItem auto_item(const Capabilities& c) {
 
 std::vector<DoctorItem> doctor_items(const Capabilities& c) {
   return {cpu_item(c),      pmu_item(c),      event_set_item(c), fp_item(c),
-          uncore_item(c),   watchdog_item(c), paranoid_item(c), software_item(c),  ptrace_item(c),
+          memory_item(c),   watchdog_item(c), paranoid_item(c), software_item(c),  ptrace_item(c),
           valgrind_item(c), auto_item(c)};
 }
 

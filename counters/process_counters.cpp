@@ -18,6 +18,17 @@ void accumulate(CounterValues& into, const CounterValues& v) {
   into.multiplexed = into.multiplexed || v.multiplexed;
 }
 
+// `tail` after `into`'s values, its groups moved along.
+void append(CounterValues& into, const CounterValues& tail) {
+  const size_t offset = into.values.size();
+  into.values.insert(into.values.end(), tail.values.begin(), tail.values.end());
+  for (CounterGroupTimes g : tail.groups) {
+    g.first += offset;
+    into.groups.push_back(g);
+  }
+  into.multiplexed = into.multiplexed || tail.multiplexed;
+}
+
 }  // namespace
 
 void ProcessCounters::add_thread(pid_t tid) {
@@ -37,13 +48,16 @@ void ProcessCounters::remove_thread(pid_t tid) {
 CounterValues ProcessCounters::read_thread(pid_t tid) {
   auto it = threads_.find(tid);
   if (it == threads_.end()) return CounterValues{std::vector<double>(size(), 0.0), false};
-  return it->second->read();
+  CounterValues v = it->second->read();
+  if (backend_.system_wide_events()) v.values.resize(size(), kNotCounted);  // not one thread's
+  return v;
 }
 
 CounterValues ProcessCounters::read_process() {
-  CounterValues sum{std::vector<double>(size(), 0.0), false};
+  CounterValues sum{std::vector<double>(size() - backend_.system_wide_events(), 0.0), false};
   accumulate(sum, retired_);
   for (auto& [tid, counters] : threads_) accumulate(sum, counters->read());
+  if (backend_.system_wide_events()) append(sum, backend_.read_system_wide());
   return sum;
 }
 

@@ -7,9 +7,11 @@
 #include "common/error.hpp"
 #include "counters/combined_backend.hpp"
 #include "counters/event_encoding.hpp"
+#include "counters/memory_source.hpp"
 #include "counters/perf_hardware.hpp"
 #include "counters/pfm_library.hpp"
 #include "counters/sysfs_pmu.hpp"
+#include "counters/uncore_counters.hpp"
 
 namespace roofprof::counters {
 
@@ -38,8 +40,32 @@ HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pm
   return out;
 }
 
+namespace {
+
+// The memory-controller events, when memory_source() says the run gets them: `per_thread` with
+// them as its system-wide events. Otherwise (or when they fail to open now) `per_thread`, and
+// the note that says why Q is the per-core approximation.
+std::unique_ptr<Backend> add_memory_controllers(std::unique_ptr<Backend> per_thread, const Capabilities& caps,
+                                                bool process_scope, std::vector<std::string>& notes) {
+  MemorySource source = memory_source(caps, process_scope);
+  if (source.memory_controller) {
+    try {
+      const UncoreEvents uncore = encode_uncore_events(*caps.selection.set);
+      auto opened = std::make_unique<UncoreCounters>(uncore.events);
+      notes.insert(notes.end(), uncore.notes.begin(), uncore.notes.end());
+      return with_system_wide(std::move(per_thread), std::move(opened));
+    } catch (const UserError& e) {
+      source = memory_controllers_refused(e.what());
+    }
+  }
+  if (std::string note = memory_source_note(caps, source); !note.empty()) notes.push_back(std::move(note));
+  return per_thread;
+}
+
+}  // namespace
+
 RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
-                              const std::vector<std::string>& software_events) {
+                              const std::vector<std::string>& software_events, bool process_scope) {
   RunCounting rc;
   std::vector<std::unique_ptr<Backend>> parts;
   if (caps.software_counters) {
@@ -74,12 +100,10 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
   if (parts.empty()) rc.backend = make_null_backend();
   else if (parts.size() == 1) rc.backend = std::move(parts.front());
   else rc.backend = make_combined_backend(std::move(parts));
+  if (rc.event_set) rc.backend = add_memory_controllers(std::move(rc.backend), caps, process_scope, rc.notes);
   return rc;
 }
 
-namespace {
-
-// "Q.read" -> ("DRAM", "read"); "Q.L3.write" -> ("L3", "write"); otherwise nullopt.
 std::optional<std::pair<std::string, std::string>> traffic_formula(const std::string& name) {
   if (name == "Q.read" || name == "Q.write") return std::pair{std::string("DRAM"), name.substr(2)};
   for (const char* level : {"L2", "L3", "DRAM"})
@@ -87,6 +111,8 @@ std::optional<std::pair<std::string, std::string>> traffic_formula(const std::st
       if (name == fmt::format("Q.{}.{}", level, dir)) return std::pair{std::string(level), std::string(dir)};
   return std::nullopt;
 }
+
+namespace {
 
 bool any_not_counted(const Formula& f, const std::map<std::string, double>& totals) {
   for (const Term& t : f.terms)

@@ -2,7 +2,8 @@
 // What `roofprof run` counts with in the native run, and how hardware counts become W and Q.
 //  * every backend: the perf software events (task-clock, page-faults, ...) where perf works;
 //  * perf: plus the thread-scope hardware events of this CPU's event set (counters/events/),
-//    whose formulas give W (flops) and Q (bytes, DRAM level; per-core approximations labelled).
+//    whose formulas give W (flops) and Q (bytes, DRAM level; per-core approximations labelled),
+//    and its memory-controller (uncore) events, system-wide, where memory_source() allows.
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,7 +40,10 @@ HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pm
 std::vector<CounterLimit> usable_counters(const EventSet& set, bool nmi_watchdog);
 
 // Throws UserError when requested software events are unknown or perf cannot open them.
-RunCounting make_run_counting(BackendKind kind, const Capabilities& caps, const std::vector<std::string>& software_events);
+// With hardware events, the memory controllers' when memory_source(caps, process_scope) says
+// so (system-wide events of the backend), else a note on why Q is the per-core approximation.
+RunCounting make_run_counting(BackendKind kind, const Capabilities& caps, const std::vector<std::string>& software_events,
+                              bool process_scope);
 
 // W and Q of a region from its event totals (id -> value, as the backend names them).
 struct Traffic {
@@ -57,5 +61,8 @@ struct Derived {
   bool bytes_not_counted = false;
 };
 Derived derive(const EventSet& set, const std::map<std::string, double>& totals);
+
+// "Q.read" -> ("DRAM", "read"); "Q.L3.write" -> ("L3", "write"); otherwise nullopt.
+std::optional<std::pair<std::string, std::string>> traffic_formula(const std::string& name);
 
 }  // namespace roofprof::counters

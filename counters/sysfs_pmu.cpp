@@ -1,7 +1,5 @@
 #include "counters/sysfs_pmu.hpp"
 
-#include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -37,17 +35,6 @@ std::vector<int> sysfs_pmu_cpus(const std::string& name, const std::string& root
   std::string line;
   if (!std::getline(in, line)) return {0};  // no cpumask file: the PMU is not per socket
   return parse_cpu_list(line);
-}
-
-std::vector<std::string> sysfs_pmus_with_prefix(const std::string& prefix, const std::string& root) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) == 0) out.push_back(name);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace roofprof::counters

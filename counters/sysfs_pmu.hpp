@@ -15,9 +15,6 @@ inline constexpr const char* kSysfsPmuRoot = "/sys/bus/event_source/devices";
 std::optional<uint32_t> sysfs_pmu_type(const std::string& name, const std::string& root = perf_system().sysfs_root());
 // CPUs to open a system-wide (uncore) event on: the PMU's cpumask, one CPU per socket.
 std::vector<int> sysfs_pmu_cpus(const std::string& name, const std::string& root = perf_system().sysfs_root());
-// PMU names starting with `prefix` ("uncore_imc"), sorted.
-std::vector<std::string> sysfs_pmus_with_prefix(const std::string& prefix,
-                                                const std::string& root = perf_system().sysfs_root());
 // "0,2-3" -> {0, 2, 3}; malformed parts are skipped.
 std::vector<int> parse_cpu_list(const std::string& list);
 

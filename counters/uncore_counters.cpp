@@ -8,10 +8,54 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
-#include "counters/backend.hpp"
-#include "counters/scaling.hpp"
+#include "counters/pfm_library.hpp"
 
 namespace roofprof::counters {
+namespace {
+
+void add_once(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+size_t index_of(std::vector<std::string>& ids, const std::string& id) {
+  add_once(ids, id);
+  return static_cast<size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
+}
+
+class SystemWideBackend : public Backend {
+ public:
+  SystemWideBackend(std::unique_ptr<Backend> per_thread, std::unique_ptr<UncoreCounters> uncore)
+      : per_thread_(std::move(per_thread)), uncore_(std::move(uncore)), events_(per_thread_->events()) {
+    for (const std::string& id : uncore_->ids()) events_.push_back({id, "count"});
+  }
+  std::string name() const override { return per_thread_->name(); }
+  const std::vector<EventInfo>& events() const override { return events_; }
+  std::unique_ptr<ThreadCounters> open(pid_t tid) override { return per_thread_->open(tid); }
+  size_t system_wide_events() const override { return uncore_->ids().size(); }
+  CounterValues read_system_wide() override { return uncore_->read(); }
+
+ private:
+  std::unique_ptr<Backend> per_thread_;
+  std::unique_ptr<UncoreCounters> uncore_;
+  std::vector<EventInfo> events_;
+};
+
+}  // namespace
+
+UncoreEvents encode_uncore_events(const EventSet& set, const std::string& root) {
+  UncoreEvents out;
+  PfmLibrary pfm(true);
+  for (const EventLine* line : set.lines(EventScope::uncore)) {
+    if (!sysfs_pmu_type(line->perf_pmu, root)) continue;
+    try {
+      out.events.push_back(encode_line(set, *line, pfm, ""));
+      add_once(out.pmus, line->perf_pmu);
+    } catch (const UserError& e) {
+      out.notes.push_back(fmt::format("event {} on {} not counted: {}", line->id, line->perf_pmu, e.what()));
+    }
+  }
+  return out;
+}
 
 UncoreCounters::UncoreCounters(const std::vector<EncodedEvent>& events, const std::string& root) {
   std::string wanted;
@@ -34,10 +78,9 @@ UncoreCounters::UncoreCounters(const std::vector<EncodedEvent>& events, const st
             err, fmt::format("perf_event_open({} on {}, cpu {})", e.line.id, e.line.perf_pmu, cpu)
                      .c_str()));
       }
-      open_.push_back({e.line.id, PerfFd(fd)});
+      open_.push_back({index_of(ids_, e.line.id), PerfFd(fd)});
     }
-    if (std::find(pmus_.begin(), pmus_.end(), e.line.perf_pmu) == pmus_.end())
-      pmus_.push_back(e.line.perf_pmu);
+    add_once(pmus_, e.line.perf_pmu);
   }
   if (open_.empty())
     throw UserError(fmt::format(
@@ -46,17 +89,23 @@ UncoreCounters::UncoreCounters(const std::vector<EncodedEvent>& events, const st
         wanted.empty() ? "no uncore events in the set" : wanted, root));
 }
 
-UncoreReading UncoreCounters::read() const {
-  UncoreReading out;
+CounterValues UncoreCounters::read() const {
+  CounterValues out;
+  out.values.assign(ids_.size(), 0.0);
+  for (size_t i = 0; i < ids_.size(); ++i) out.groups.push_back({i, 1, 0, 0});
   for (const Open& o : open_) {
     uint64_t buf[3] = {0, 0, 0};  // value, time_enabled, time_running
     if (perf_read(o.fd.get(), buf, sizeof buf) != static_cast<ssize_t>(sizeof buf))
-      throw std::runtime_error("uncore counter read failed for " + o.id);
-    const ScaledGroup s = scale_group({buf[1], buf[2], {buf[0]}});
-    out.values[o.id] += s.values[0];  // NaN (not counted) stays NaN in the sum
-    out.multiplexed = out.multiplexed || s.multiplexed;
+      throw std::runtime_error("uncore counter read failed for " + ids_[o.id]);
+    out.values[o.id] += static_cast<double>(buf[0]);
+    out.groups[o.id].enabled += buf[1];
+    out.groups[o.id].running += buf[2];
   }
   return out;
+}
+
+std::unique_ptr<Backend> with_system_wide(std::unique_ptr<Backend> per_thread, std::unique_ptr<UncoreCounters> uncore) {
+  return std::make_unique<SystemWideBackend>(std::move(per_thread), std::move(uncore));
 }
 
 }  // namespace roofprof::counters

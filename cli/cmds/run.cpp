@@ -89,7 +89,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   runplan::Request req = request_of(o);
   auto caps = counters::probe_capabilities();
   auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch);
-  auto counting = counters::make_run_counting(choice.kind, caps, o.events);
+  auto counting = counters::make_run_counting(choice.kind, caps, o.events, o.scope == "process");
   bool agent_counts = true;
   try {
     events_setting(*counting.backend);

@@ -49,9 +49,10 @@ TEST(Doctor, VmWithoutPmu) {
   EXPECT_FALSE(fp.ok);
   EXPECT_EQ(fp.text, "not usable: perf_event_open(cycles): No such file or directory (...)");
   EXPECT_NE(fp.fix.find("virtual PMU"), std::string::npos);
-  const DoctorItem& uncore = item(items, "uncore counters");
-  EXPECT_FALSE(uncore.ok);
-  EXPECT_NE(uncore.fix.find("bare metal"), std::string::npos);
+  const DoctorItem& q = item(items, "memory traffic (Q)");
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.text, "no hardware counters: runs measure Q only by emulation (--backend emul)");
+  EXPECT_NE(q.fix.find("bare metal"), std::string::npos);
   EXPECT_TRUE(item(items, "perf_event_paranoid").ok);  // root
   EXPECT_TRUE(item(items, "ptrace").ok);
   const DoctorItem& vg = item(items, "valgrind");
@@ -65,13 +66,11 @@ TEST(Doctor, UnprivilegedUserGetsTheSysctlCommands) {
   c.perf_event_paranoid = 3;
   c.ptrace_scope = 1;
   c.hardware_errno = 13;  // EACCES
-  c.uncore_imc_pmus = {"uncore_imc_0"};
   c.valgrind_version.reset();
   const auto items = doctor_items(c);
   EXPECT_EQ(item(items, "FP counters").fix, "sudo sysctl -w kernel.perf_event_paranoid=2");
   EXPECT_EQ(item(items, "perf_event_paranoid").fix, "sudo sysctl -w kernel.perf_event_paranoid=2");
   EXPECT_FALSE(item(items, "perf_event_paranoid").ok);
-  EXPECT_EQ(item(items, "uncore counters").fix.rfind("sudo sysctl -w kernel.perf_event_paranoid=0", 0), 0u);
   EXPECT_EQ(item(items, "ptrace").fix.rfind("sudo sysctl -w kernel.yama.ptrace_scope=0", 0), 0u);
   EXPECT_EQ(item(items, "valgrind").fix, "sudo apt-get install valgrind");
   EXPECT_EQ(item(items, "auto backend").text.rfind("time: ", 0), 0u);
@@ -86,13 +85,39 @@ TEST(Doctor, BareMetalSkylakeServer) {
   c.hardware_counters = true;
   c.software_counters = true;
   c.perf_event_paranoid = 0;
-  c.uncore_imc_pmus = {"uncore_imc_0", "uncore_imc_1"};
+  c.uncore_pmus = {"uncore_imc_0", "uncore_imc_1"};
+  c.uncore_counters = true;
   const auto items = doctor_items(c);
   EXPECT_EQ(item(items, "PMU model").text, "skx (libpfm4 4.13)");
   EXPECT_TRUE(item(items, "FP counters").ok);
-  EXPECT_EQ(item(items, "uncore counters").text,
-            "usable (uncore_imc_0, uncore_imc_1) by `roofprof events`/tests, but `roofprof run` does not open them yet: runs report Q as the per-core approximation at its own level (docs/counters.md)");
+  const DoctorItem& q = item(items, "memory traffic (Q)");
+  EXPECT_TRUE(q.ok);
+  EXPECT_EQ(q.text, "perf runs count DRAM bytes at the memory controllers (uncore_imc_0, uncore_imc_1), system-wide "
+                    "per socket: other processes' traffic is included; --scope thread gets the per-core "
+                    "approximation (level L3)");
   EXPECT_EQ(item(items, "auto backend").text.rfind("perf: ", 0), 0u);
+}
+
+TEST(Doctor, MemoryTrafficSaysWhyARunGetsThePerCoreApproximation) {
+  Capabilities c;
+  c.selection = {find_event_set("skx"), "skx", "libpfm4 PMU skx"};
+  c.hardware_counters = true;
+  c.perf_event_paranoid = 2;
+  c.uncore_pmus = {"uncore_imc_0"};
+  DoctorItem q = item(doctor_items(c), "memory traffic (Q)");
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.text, "perf runs get the per-core approximation (level L3): system-wide counting is not permitted "
+                    "(perf_event_paranoid 2, not root, no CAP_PERFMON or CAP_SYS_ADMIN)");
+  EXPECT_EQ(q.fix.rfind("sudo sysctl -w kernel.perf_event_paranoid=0", 0), 0u);
+  c.uncore_pmus.clear();
+  q = item(doctor_items(c), "memory traffic (Q)");
+  EXPECT_EQ(q.text, "perf runs get the per-core approximation (level L3): the kernel exposes none of the set's "
+                    "memory-controller PMUs (uncore_imc_0, ...)");
+  EXPECT_EQ(q.fix, "");
+  c.selection = {find_event_set("zen4"), "zen4", "libpfm4 PMU amd64_fam19h_zen4"};
+  EXPECT_EQ(item(doctor_items(c), "memory traffic (Q)").text,
+            "perf runs get the per-core approximation (level DRAM): the event set zen4 defines no memory-controller "
+            "events");
 }
 
 TEST(Doctor, LibpfmWithoutTheCpusTableIsNotBlamedOnTheVm) {

@@ -33,7 +33,7 @@ std::string run_counting(const std::string& pfm, const std::string& script) {
     replace_perf_system(&pmu);
     const Capabilities caps = probe_capabilities();
     if (!caps.selection.set) return "no set: " + caps.selection.how;
-    RunCounting rc = make_run_counting(BackendKind::perf, caps, {});
+    RunCounting rc = make_run_counting(BackendKind::perf, caps, {}, true);
     ProcessCounters pc(*rc.backend);
     pc.add_thread(static_cast<pid_t>(::syscall(SYS_gettid)));
     const CounterValues begin = pc.read_process();
@@ -167,6 +167,14 @@ TEST(RunPath, GroupsLeaveTheNmiWatchdogsCounterFree) {
   EXPECT_EQ(run_counting("skx", machine + "kernel nmi_watchdog 1\n"), "skx W=1000 dp_scalar=1000 L3~=0/0");
   // Without the watchdog (the kernel's word for it) the plan uses all 4, as it should.
   EXPECT_EQ(run_counting("skx", machine + "fixed raw 0x3c\n"), "skx W=1000 dp_scalar=1000 L3~=0/0");
+}
+
+TEST(RunPath, MemoryControllersGiveDramBytesFromTheUncoreDeltas) {
+  // Ice Lake-SP UNC_M_CAS_COUNT.RD 0x0f04 / .WR 0x3004 on two boxes, the first on two sockets:
+  // reads 2 x 100 + 30, writes 2 x 4 lines. Exact DRAM bytes replace the L3 approximation.
+  EXPECT_EQ(run_counting("icx", "cpu GenuineIntel 6 0x6a\npmu uncore_imc_0 17 0,56\npmu uncore_imc_1 18 1\n" +
+                                    counts({{"17 0xf04", 100}, {"18 0xf04", 30}, {"17 0x3004", 4}, {"raw 0x1ff1", 3}})),
+            "icx W=0 DRAM=14720/512");
 }
 
 TEST(RunPath, RefusedOpensSayWhy) {

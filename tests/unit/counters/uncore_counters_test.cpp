@@ -1,13 +1,17 @@
 // System-wide uncore counters fail with a clear one-line message when they cannot be opened.
 #include "counters/uncore_counters.hpp"
 
+#include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
 #include "counters/event_catalog.hpp"
 #include "counters/pfm_library.hpp"
+#include "counters/scripted_pmu.hpp"
+#include "pfm_child.hpp"
 
 namespace roofprof::counters {
 namespace {
@@ -46,6 +50,31 @@ TEST(UncoreCounters, KernelRefusalCarriesAdvice) {
     const std::string msg = e.what();
     EXPECT_EQ(msg.rfind("perf_event_open(cas_rd on uncore_imc_0, cpu 0): ", 0), 0u) << msg;
   }
+}
+
+TEST(UncoreCounters, SystemWideEventsAreReadOncePerProcessReadWhateverTheThreads) {
+  // One box on two sockets, 5 CAS reads per box and read; two threads of task-clock.
+  const std::string out = testing::run_in_child([] {
+    ScriptedPmu pmu("pmu uncore_imc_0 17 0,56\ncount 17 0x304 5\n");
+    replace_perf_system(&pmu);
+    EncodedEvent cas;
+    cas.line.id = "cas_rd";
+    cas.line.scope = EventScope::uncore;
+    cas.line.perf_pmu = "uncore_imc_0";
+    cas.config = 0x304;
+    auto backend = with_system_wide(make_perf_software_backend({"task-clock"}),
+                                    std::make_unique<UncoreCounters>(std::vector<EncodedEvent>{cas}));
+    ProcessCounters pc(*backend);
+    pc.add_thread(1001);
+    pc.add_thread(1002);
+    const CounterValues first = pc.read_process(), second = pc.read_process();
+    const CounterValues thread = pc.read_thread(1001);
+    const CounterGroupTimes& g = second.groups.back();
+    return fmt::format("{} {} | {} {} | group {}+{} {}/{} | thread {}", backend->events().back().name,
+                       backend->system_wide_events(), first.values.at(1), second.values.at(1), g.first, g.count,
+                       g.enabled, g.running, std::isnan(thread.values.at(1)) ? "not counted" : "counted");
+  });
+  EXPECT_EQ(out, "cas_rd 1 | 10 20 | group 1+1 4000/4000 | thread not counted");
 }
 
 }  // namespace
