@@ -24,3 +24,14 @@ if(VALGRIND_VERSION VERSION_LESS 3.24)
                   "run scripts/install-deps.sh as root for Debian 13's (issue 16)")
 endif()
 message(STATUS "Valgrind engine: ${VALGRIND_VERSION} (${VALGRIND_EXECUTABLE})")
+
+# build/lib/roofprof/valgrind: the engine's launcher with its own tools (benchmarks compare
+# roofprof's tool with valgrind's none, cachegrind and lackey of the same engine).
+file(CONFIGURE OUTPUT ${ROOFPROF_LIBEXEC_DIR}/valgrind CONTENT [=[#!/bin/sh
+# valgrind @VALGRIND_VERSION@, the engine roofprof's tool was built against (cmake/valgrind.cmake)
+: "${VALGRIND_LIB:=@VALGRIND_LIBEXEC_DIR@}"
+export VALGRIND_LIB
+exec "@VALGRIND_EXECUTABLE@" "$@"
+]=] @ONLY)
+file(CHMOD ${ROOFPROF_LIBEXEC_DIR}/valgrind PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+  GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

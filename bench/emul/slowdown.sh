@@ -7,7 +7,9 @@
 # CMakeLists.txt). Each configuration runs REPEATS times (default 3); the best CPU time
 # (user + system, of valgrind and the program: they are one process) is reported, which
 # stays meaningful on a shared, loaded machine where wall time does not. Workloads (workloads.c): a naive dgemm at -O2 (scalar SSE2, no FMA) and daxpy
-# at -O3 -mavx2 -mfma (vfmadd231pd ymm, which valgrind 3.19 emulates lane by lane in a helper).
+# at -O3 -mavx2 -mfma (vfmadd231pd ymm, which valgrind 3.19 emulated lane by lane in a helper).
+# Every configuration runs under the engine the tool was built against (BUILD_DIR/lib/roofprof/
+# valgrind, cmake/valgrind.cmake), so the ratios compare tools of one valgrind.
 # Configurations, all on the same binary and input:
 #   native                  the program alone
 #   none (default VEX)      valgrind --tool=none
@@ -26,6 +28,8 @@ build=${1:-$repo/build-emul}
 repeats=${2:-3}
 tool_dir=$(cd "$build/lib/roofprof" && pwd)
 [ -x "$tool_dir/roofprof-amd64-linux" ] || { echo "no roofprof-amd64-linux in $tool_dir: build roofprof_emul_tool" >&2; exit 2; }
+vg="$tool_dir/valgrind"
+[ -x "$vg" ] || { echo "no engine launcher $vg: reconfigure the build (cmake/valgrind.cmake)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -65,19 +69,19 @@ row() {  # name exe kernel args...
   mkdir -p "$tmp/ev"
   local native none_def none bare rp rpc lackey
   native=$(best "$exe" "$@")
-  none_def=$(best valgrind --tool=none "$exe" "$@")
-  none=$(best valgrind --tool=none "${vex[@]}" "$exe" "$@")
-  bare=$(best env VALGRIND_LIB="$tool_dir" valgrind --tool=roofprof "${vex[@]}" --instrument=no "$exe" "$@")
-  rp=$(best env VALGRIND_LIB="$tool_dir" valgrind --tool=roofprof "${vex[@]}" --probes="$tmp/probes" \
+  none_def=$(best "$vg" --tool=none "$exe" "$@")
+  none=$(best "$vg" --tool=none "${vex[@]}" "$exe" "$@")
+  bare=$(best env VALGRIND_LIB="$tool_dir" "$vg" --tool=roofprof "${vex[@]}" --instrument=no "$exe" "$@")
+  rp=$(best env VALGRIND_LIB="$tool_dir" "$vg" --tool=roofprof "${vex[@]}" --probes="$tmp/probes" \
        --out-dir="$tmp/ev" --progress-interval=0 "$exe" "$@")
-  rpc=$(best env VALGRIND_LIB="$tool_dir" valgrind --tool=roofprof "${vex[@]}" --probes="$tmp/probes" \
+  rpc=$(best env VALGRIND_LIB="$tool_dir" "$vg" --tool=roofprof "${vex[@]}" --probes="$tmp/probes" \
         --out-dir="$tmp/ev" --progress-interval=0 --cache-sim=yes "${cache[@]}" "$exe" "$@")
-  lackey=$(best valgrind --tool=lackey --detailed-counts=yes "${vex[@]}" "$exe" "$@")
+  lackey=$(best "$vg" --tool=lackey --detailed-counts=yes "${vex[@]}" "$exe" "$@")
   rm -rf "$tmp/ev"
   echo "| $name | $native | $none_def | $none | $bare ($(ratio "$bare" "$none")) | $rp ($(ratio "$rp" "$none"), $(ratio "$rp" "$bare")) | $rpc ($(ratio "$rpc" "$none")) | $lackey ($(ratio "$lackey" "$none")) |"
 }
 
-echo "valgrind $(valgrind --version | sed 's/valgrind-//'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), best of $repeats, CPU seconds (user + sys)"
+echo "valgrind $("$vg" --version | sed 's/valgrind-//'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), best of $repeats, CPU seconds (user + sys)"
 echo
 echo "| workload | native | none (default VEX) | none | tool, not counting (x none) | roofprof (x none, x not counting) | roofprof + cache (x none) | lackey (x none) |"
 echo "|---|---|---|---|---|---|---|---|"
