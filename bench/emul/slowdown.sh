@@ -29,6 +29,9 @@ repeats=${2:-3}
 tool_dir=$(cd "$build/lib/roofprof" && pwd)
 [ -x "$tool_dir/roofprof-amd64-linux" ] || { echo "no roofprof-amd64-linux in $tool_dir: build roofprof_emul_tool" >&2; exit 2; }
 vg="$tool_dir/valgrind"
+# The probe file's format, from the header the tool and roofprof share (probes/site_role.h).
+probe_magic=$(sed -n 's/^#define RP_PROBE_FILE_MAGIC "\(.*\)"/\1/p' "$repo/probes/site_role.h")
+entry_role=$(sed -n 's/^ *RP_SITE_ENTRY = \([0-9]*\),.*/\1/p' "$repo/probes/site_role.h")
 [ -x "$vg" ] || { echo "no engine launcher $vg: reconfigure the build (cmake/valgrind.cmake)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
@@ -42,15 +45,21 @@ vex=(--vex-iropt-level=0 --vex-iropt-unroll-thresh=0 --vex-guest-chase=no)
 cache=()
 for lvl in 1 2 3 4; do
   for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+    [ -r "$d/level" ] || continue
     [ "$(cat "$d/level")" = "$lvl" ] || continue
     case "$(cat "$d/type")" in Data|Unified) ;; *) continue ;; esac
     size=$(cat "$d/size"); size=${size%K}; size=$((size * 1024))
     cache+=("--cache-level=$size,$(cat "$d/ways_of_associativity"),$(cat "$d/coherency_line_size")")
   done
 done
+if [ ${#cache[@]} -eq 0 ]; then  # a VM without sysfs caches: a typical geometry, said in the output
+  cache=(--cache-level=49152,12,64 --cache-level=1048576,16,64 --cache-level=33554432,16,64)
+  echo "no caches in sysfs: simulating L1 48K/12, L2 1M/16, L3 32M/16"
+fi
 
-best() {  # best CPU time (user + sys, seconds) of REPEATS runs of "$@"
+best() {  # best CPU time (user + sys, seconds) of REPEATS runs of "$@", after one checked run
   local best="" t
+  "$@" >/dev/null 2>"$tmp/check.err" || { echo "failed: $*" >&2; tail -5 "$tmp/check.err" >&2; exit 1; }
   for _ in $(seq "$repeats"); do
     t=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ printf "%.3f", $1 + $2 }')
     best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
@@ -65,7 +74,7 @@ row() {  # name exe kernel args...
   shift 3
   local addr
   addr=$(nm "$exe" | awk -v k="$kernel" '$3 == k { print $1 }')
-  printf 'roofprof-probes 1\nentry\t%s\t%s\n' "$addr" "$(readlink -f "$exe")" > "$tmp/probes"
+  printf '%s\n%s\t%s\t%s\n' "$probe_magic" "$entry_role" "$addr" "$(readlink -f "$exe")" > "$tmp/probes"
   mkdir -p "$tmp/ev"
   local native none_def none bare rp rpc lackey
   native=$(best "$exe" "$@")
