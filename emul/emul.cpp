@@ -221,8 +221,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
 
   if (options.progress)
     std::fprintf(stderr,
-                 "roofprof: emulating under valgrind for exact counts (tens of times slower than native; "
-                 "FMA instructions are emulated in software by valgrind and run far slower)\n");
+                 "roofprof: emulating under valgrind for exact counts (tens of times slower than native)\n");
 
   supervisor::Launch launch;
   launch.path = valgrind;
