@@ -20,6 +20,7 @@
 #include "common/program.hpp"
 #include "common/temp_dir.hpp"
 #include "emul/events.hpp"
+#include "emul/progress.hpp"
 #include "supervisor/child.hpp"
 
 #ifndef ROOFPROF_EMUL_BUILD_TOOL_DIR
@@ -115,12 +116,6 @@ class EventFiles {
   std::map<std::pair<int, int>, Tail> tails_;
 };
 
-std::string human(uint64_t v) {
-  if (v >= 1000000000ull) return fmt::format("{:.2f}G", double(v) / 1e9);
-  if (v >= 1000000ull) return fmt::format("{:.1f}M", double(v) / 1e6);
-  return fmt::format("{}", v);
-}
-
 // Lines of valgrind's logs that explain an instruction it could not decode.
 std::vector<std::string> undecodable(const std::string& dir) {
   std::vector<std::string> out;
@@ -204,7 +199,9 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp.path()));
   args.push_back("--probes=" + probe_file);
   args.push_back("--out-dir=" + events_dir);
-  args.push_back(options.progress ? "--progress-interval=500" : "--progress-interval=0");
+  const bool progress = options.progress != Options::ProgressOutput::None;
+  const bool terminal = options.progress == Options::ProgressOutput::Terminal;
+  args.push_back(progress ? "--progress-interval=500" : "--progress-interval=0");
   if (options.follow_exec) args.push_back("--trace-children=yes");
   if (options.cache_sim) {
     args.push_back("--cache-sim=yes");
@@ -219,7 +216,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
       options.agent ? options.agent->region_ids : AgentRegions{});
   EventFiles files(events_dir, parser);
 
-  if (options.progress)
+  if (progress)
     std::fprintf(stderr,
                  "roofprof: emulating under valgrind for exact counts (tens of times slower than native)\n");
 
@@ -253,25 +250,33 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
 
   auto start = std::chrono::steady_clock::now();
   try {
-    while (!child.wait(options.progress ? 250 : 50)) {
+    constexpr double kLinesEvery = 10;  // seconds between plain progress lines
+    double next_line = kLinesEvery;
+    while (!child.wait(progress ? 250 : 50)) {
       files.poll();
-      if (options.progress) {
-        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::string where;
-        if (auto region = parser.current_region())
-          where = ", in " + (options.region_name ? options.region_name(*region) : fmt::format("region {}", *region));
-        std::fprintf(stderr, "\r\033[Kroofprof: emulating, %.0f s, %s instructions%s", secs,
-                     human(parser.instructions()).c_str(), where.c_str());
+      if (!progress) continue;
+      Progress p;
+      p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      p.instructions = parser.instructions();
+      p.calls_done = result.instances.size();
+      p.calls_expected = options.expected_calls;
+      if (auto region = parser.current_region())
+        p.region = options.region_name ? options.region_name(*region) : fmt::format("region {}", *region);
+      if (terminal) {
+        std::fprintf(stderr, "\r\033[K%s", progress_line(p, true).c_str());
+      } else if (p.elapsed_s >= next_line) {
+        std::fprintf(stderr, "%s\n", progress_line(p, false).c_str());
+        next_line = p.elapsed_s + kLinesEvery;
       }
     }
   } catch (...) {
     // Do not leave valgrind running behind an error.
     kill(child.pid(), SIGKILL);
     waitpid(child.pid(), nullptr, 0);
-    if (options.progress) std::fprintf(stderr, "\r\033[K");
+    if (terminal) std::fprintf(stderr, "\r\033[K");
     throw;
   }
-  if (options.progress) std::fprintf(stderr, "\r\033[K");
+  if (terminal) std::fprintf(stderr, "\r\033[K");
   int status = child.status();
   result.interrupted = interrupts.interrupted();
 

@@ -24,9 +24,12 @@ struct Options {
   bool cold_at_entry = false;
   std::vector<CacheInfo> cache;  // L1 first; empty: the host's geometry from sysfs
   bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
-  // Progress on stderr (elapsed time, instructions so far, current region). Callers pass
-  // isatty(2); nothing is printed otherwise.
-  bool progress = false;
+  // Progress on stderr (emul/progress.hpp): a line redrawn with a bar and ETA on a terminal,
+  // plain lines every 10 s otherwise, or nothing (-q).
+  enum class ProgressOutput { None, Terminal, Lines };
+  ProgressOutput progress = ProgressOutput::None;
+  // The region calls the native run made (per run): the emulated run's percentage and ETA.
+  std::optional<uint64_t> expected_calls;
   std::function<std::string(regions::RegionId)> region_name;  // for the progress line
   // The valgrind launcher: the engine the tool was built against (cmake/valgrind.cmake), which
   // is the only one it runs under; tests name another to check the errors.

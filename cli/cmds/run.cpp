@@ -169,7 +169,12 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   eo.cache_sim = o.cache_sim;
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
   eo.follow_exec = o.follow_fork;
-  eo.progress = isatty(2) && !o.quiet;
+  eo.progress = o.quiet ? emul::Options::ProgressOutput::None
+                        : isatty(2) ? emul::Options::ProgressOutput::Terminal
+                                    : emul::Options::ProgressOutput::Lines;
+  uint64_t native_calls = 0;  // summed over the runs of --repeat; the emulated pass is one run
+  for (const auto& r : res.regions) native_calls += r.calls;
+  eo.expected_calls = native_calls / uint64_t(std::max(o.repeat, 1));
   eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
   if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
   try {
