@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -18,9 +20,10 @@ namespace roofprof::cli {
 
 CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend,
                              probes::Planner& planner, regions::Tracker& tracker,
-                             std::function<bool(regions::RegionId)> needs_arguments)
+                             std::function<bool(regions::RegionId)> needs_arguments, bool patch)
     : planner_(planner),
       needs_arguments_(std::move(needs_arguments)),
+      patch_(patch),
       env_([&] {
         auto settings = agent_settings(so, backend, planner, dir_.path());
         settings.insert_or_assign("ROOFPROF_AGENT_SITES", std::string("1"));  // hook only what take() gave the agent
@@ -66,6 +69,15 @@ std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModul
     }
   }
   return taken;
+}
+
+bool CombinedAgent::may_patch(const std::vector<regions::RegionId>& regions) const {
+  return patch_ && (!needs_arguments_ || std::none_of(regions.begin(), regions.end(), needs_arguments_));
+}
+
+uint32_t CombinedAgent::patched(const std::vector<regions::RegionId>& regions) {
+  by_patch_.insert(regions.begin(), regions.end());
+  return collector_.add_patch(regions);
 }
 
 void CombinedAgent::publish(pid_t tgid) {
@@ -123,6 +135,7 @@ void CombinedAgent::finish(tracer::SessionOutcome& out) {
 void CombinedAgent::add_mechanisms(std::map<regions::RegionId, std::set<std::string>>& out) const {
   for (regions::RegionId id : by_agent_) out[id].insert("agent");
   for (regions::RegionId id : by_breakpoint_) out[id].insert("breakpoint");
+  for (regions::RegionId id : by_patch_) out[id].insert("patch");
 }
 
 bool is_statically_linked(const std::string& program) {

@@ -26,18 +26,21 @@ class CombinedAgent final : public tracer::AgentLink {
  public:
   // `needs_arguments`: regions whose calls are grouped by their arguments at entry
   // (signatures/): they keep breakpoints, where the tracer reads the argument registers.
+  // `patch`: the tracer may patch function entries for the agent (false: --no-patch).
   CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend, probes::Planner& planner,
-                regions::Tracker& tracker, std::function<bool(regions::RegionId)> needs_arguments);
+                regions::Tracker& tracker, std::function<bool(regions::RegionId)> needs_arguments, bool patch = true);
   // Points so.agent and so.child_env at this object, which must outlive the session.
   void attach(tracer::SessionOptions& so);
   // After the session: drains what is left, adds the agent's warnings and what it did not see.
   void finish(tracer::SessionOutcome& out);
-  // region -> the mechanisms that measured its sites ("agent", "breakpoint").
+  // region -> the mechanisms that measured its sites ("patch", "agent", "breakpoint").
   void add_mechanisms(std::map<regions::RegionId, std::set<std::string>>& out) const;
 
   // tracer::AgentLink
   std::set<uint64_t> take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                           const std::vector<probes::PlannedProbe>& planned) override;
+  bool may_patch(const std::vector<regions::RegionId>& regions) const override;
+  uint32_t patched(const std::vector<regions::RegionId>& regions) override;
   void publish(pid_t tgid) override;
   void forked(pid_t parent, pid_t child) override;
   size_t poll() override;
@@ -48,12 +51,13 @@ class CombinedAgent final : public tracer::AgentLink {
  private:
   probes::Planner& planner_;
   std::function<bool(regions::RegionId)> needs_arguments_;
+  bool patch_ = true;
   RecordDir dir_;
   ChildEnv env_;
   preload::Collector collector_;
   std::map<pid_t, std::set<uint64_t>> sites_;  // absolute entry addresses the agent may hook
   std::map<pid_t, std::set<std::string>> ifunc_names_;  // IFUNCs the agent may hook, by name
-  std::set<regions::RegionId> by_agent_, by_breakpoint_;
+  std::set<regions::RegionId> by_agent_, by_breakpoint_, by_patch_;
   pid_t root_ = 0;
 };
 

@@ -68,7 +68,10 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
                               const std::vector<std::string>& software_events, bool process_scope) {
   RunCounting rc;
   std::vector<std::unique_ptr<Backend>> parts;
-  if (caps.software_counters) {
+  const bool no_software = software_events.size() == 1 && software_events[0] == "none";  // --events none
+  if (no_software) {
+    // the clock only: no counter is read at a boundary
+  } else if (caps.software_counters) {
     rc.user_level = !kernel_counting_allowed(caps);
     parts.push_back(make_perf_software_backend(software_events, rc.user_level));
     if (rc.user_level)

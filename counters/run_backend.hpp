@@ -40,6 +40,7 @@ HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pm
 std::vector<CounterLimit> usable_counters(const EventSet& set, bool nmi_watchdog);
 
 // Throws UserError when requested software events are unknown or perf cannot open them.
+// `software_events` {"none"}: no software counter at all (time only, the cheapest boundary).
 // With hardware events, the memory controllers' when memory_source(caps, process_scope) says
 // so (system-wide events of the backend), else a note on why Q is the per-core approximation.
 RunCounting make_run_counting(BackendKind kind, const Capabilities& caps, const std::vector<std::string>& software_events,

@@ -1,5 +1,7 @@
 #include "preload/collector.hpp"
 
+#include "preload/patch_format.h"
+
 #include <dirent.h>
 #include <signal.h>
 #include <time.h>
@@ -73,8 +75,18 @@ void Collector::map_regions(Source& s) {
   }
 }
 
+uint32_t Collector::add_patch(std::vector<regions::RegionId> regions) {
+  hooked_.insert(regions.begin(), regions.end());
+  patches_.push_back(std::move(regions));
+  return RP_PATCH_REGION_FLAG | uint32_t(patches_.size() - 1);
+}
+
 const std::vector<regions::RegionId>& Collector::regions_of(Source& s, uint32_t agent_id) {
   static const std::vector<regions::RegionId> none;
+  if (agent_id & RP_PATCH_REGION_FLAG) {
+    uint32_t id = agent_id & ~RP_PATCH_REGION_FLAG;
+    return id < patches_.size() ? patches_[id] : none;
+  }
   if (agent_id >= s.mapped.size() || !s.mapped[agent_id]) map_regions(s);
   return agent_id < s.ids.size() ? s.ids[agent_id] : none;
 }

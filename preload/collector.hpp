@@ -50,6 +50,9 @@ class Collector {
   bool complete() const;  // false when the agent lost records
   uint64_t evictions() const;  // cache evictions the agents made (--cache-state cold), all processes
   bool has_file_of(int pid) const;
+  // A function entry of `regions` the tracer patched (combined mode, preload/patch_format.h):
+  // the region word the agent's records of it carry.
+  uint32_t add_patch(std::vector<regions::RegionId> regions);
   // Planner regions the agent hooked at least once.
   const std::set<regions::RegionId>& hooked() const { return hooked_; }
 
@@ -74,6 +77,7 @@ class Collector {
   Replay replay_;
   std::map<Key, Source> sources_;
   std::set<std::string> opened_;
+  std::vector<std::vector<regions::RegionId>> patches_;  // by patch id, in every process
   std::set<regions::RegionId> hooked_;           // planner regions with at least one hook
   std::set<std::string> unnamed_;                // agent symbols the planner has no region for
   std::vector<std::string> agent_warnings_;

@@ -55,12 +55,13 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
     return p;
   }
   if (!r.preload) return p;  // --no-preload: breakpoints
-  // The combined mode (docs/preload.md): the agent is loaded at start, the emulated pass has
-  // probes of its own, and --cache-state cold evicts at the tracer's entry breakpoints.
-  if (!r.launch || p.emulated_pass || r.cold) {
+  // The combined mode (docs/preload.md): the agent is loaded at start, and --cache-state cold
+  // evicts at the tracer's entry breakpoints. With emulation it times the native run (the
+  // emulated pass has probes of its own).
+  if (!r.launch || r.cold) {
     if (r.preload_given)
-      p.warnings.push_back("--preload has no effect with --pid, --backend emul or --cache-state cold: every region "
-                           "is measured with breakpoints");
+      p.warnings.push_back("--preload has no effect with --pid or --cache-state cold: every region is measured "
+                           "with breakpoints");
     return p;
   }
   const char* refusal = !agent_counts_events        ? "the in-process agent counts software events only"

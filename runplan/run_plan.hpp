@@ -5,7 +5,7 @@
 // (tests/unit/runplan).
 //
 //   native mechanism   --no-ptrace                       -> agent (the in-process agent alone)
-//                      launched, warm, not emulated,
+//                      launched, warm,
 //                      --preload (default), the agent
 //                      counts the events, dynamic program -> combined (agent + breakpoints)
 //                      otherwise                         -> breakpoints

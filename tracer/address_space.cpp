@@ -13,6 +13,7 @@ namespace {
 constexpr uint8_t kInt3 = 0xcc;
 constexpr size_t kSlotSize = 16;
 constexpr size_t kScratchSize = 4096;
+constexpr size_t kCodeScratchSize = 64 * 1024;  // entry-patch thunks: 512 of them per mapping
 // Slots must be within rip-relative reach (+-2 GiB) of the instruction they replay.
 constexpr int64_t kReach = int64_t(1) << 30;
 }  // namespace
@@ -25,20 +26,28 @@ void AddressSpace::reset(pid_t pid) {
   slot_of_.clear();
 }
 
-TraceeAddr AddressSpace::take_slot(TraceeAddr near, const ScratchAllocator& alloc) {
+TraceeAddr AddressSpace::take(TraceeAddr near, size_t bytes, size_t page_bytes, const ScratchAllocator& alloc) {
   for (auto& s : scratch_) {
-    if (s.used + kSlotSize <= s.size && std::llabs(s.base - near) < kReach) {
+    if (s.used + bytes <= s.size && std::llabs(s.base - near) < kReach) {
       TraceeAddr slot = s.base + int64_t(s.used);
-      s.used += kSlotSize;
+      s.used += bytes;
       return slot;
     }
   }
-  TraceeAddr base = alloc(near, kScratchSize);
+  TraceeAddr base = alloc(near, page_bytes);
   if (!base || std::llabs(base - near) >= kReach) return TraceeAddr();
-  std::vector<uint8_t> fill(kScratchSize, kInt3);
+  std::vector<uint8_t> fill(page_bytes, kInt3);
   mem_.write(base, fill.data(), fill.size());
-  scratch_.push_back(Scratch{base, kScratchSize, kSlotSize});
+  scratch_.push_back(Scratch{base, page_bytes, bytes});
   return base;
+}
+
+TraceeAddr AddressSpace::take_slot(TraceeAddr near, const ScratchAllocator& alloc) {
+  return take(near, kSlotSize, kScratchSize, alloc);
+}
+
+TraceeAddr AddressSpace::take_code(TraceeAddr near, size_t bytes, const ScratchAllocator& alloc) {
+  return take(near, bytes, kCodeScratchSize, alloc);
 }
 
 bool AddressSpace::add_probe(TraceeAddr at, const Probe& p, const ScratchAllocator& alloc) {

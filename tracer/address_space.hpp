@@ -42,6 +42,9 @@ class AddressSpace {
   // Removes every probe equal to `p`, wherever it is; returns how many went.
   size_t remove_probe_everywhere(const Probe& p);
   const Breakpoint* find(TraceeAddr at) const;
+  // `bytes` of executable scratch within rip-relative reach of `near` (entry-patch thunks,
+  // written by the caller); null when none could be mapped.
+  TraceeAddr take_code(TraceeAddr near, size_t bytes, const ScratchAllocator& alloc);
   // Restores every original byte (before detaching).
   void remove_all();
   // Forgets breakpoints in [lo, hi) whose memory was unmapped (dlclose).
@@ -51,6 +54,7 @@ class AddressSpace {
   size_t breakpoint_count() const { return bps_.size(); }
 
  private:
+  TraceeAddr take(TraceeAddr near, size_t bytes, size_t page_bytes, const ScratchAllocator& alloc);
   TraceeAddr take_slot(TraceeAddr near, const ScratchAllocator& alloc);
   struct Scratch {
     TraceeAddr base;

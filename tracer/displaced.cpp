@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "common/error.hpp"
+#include "probes/entry_patch.hpp"
 
 namespace roofprof::tracer {
 
@@ -137,14 +138,14 @@ Displaced prepare_displaced(const uint8_t* code, size_t avail, TraceeAddr at, Tr
   for (uint8_t i = 0; i < x.op_count; ++i) {
     const cs_x86_op& op = x.operands[i];
     if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RIP) {
-      if (x.encoding.disp_size != 4)
-        throw UserError(fmt::format("cannot relocate '{}' at {:#x}", d.text, at.value()));
+      auto disp_at = probes::disp32_offset({code, insn->size}, x.encoding.disp_offset, op.mem.disp);
+      if (!disp_at) throw UserError(fmt::format("cannot relocate '{}' at {:#x}", d.text, at.value()));
       int64_t disp = op.mem.disp;  // relative to the end of the instruction
       int64_t new_disp = disp + (at - slot);
       if (new_disp < std::numeric_limits<int32_t>::min() || new_disp > std::numeric_limits<int32_t>::max())
         throw UserError(fmt::format("cannot relocate '{}' at {:#x}: scratch slot too far away", d.text, at.value()));
       int32_t nd = int32_t(new_disp);
-      std::memcpy(d.copy.data() + x.encoding.disp_offset, &nd, 4);
+      std::memcpy(d.copy.data() + *disp_at, &nd, 4);
     }
   }
   return d;

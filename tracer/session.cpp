@@ -348,6 +348,7 @@ void Session::on_new_child(Task& parent, int event) {
       g.counters->add_thread(child);
       g.modules = pg.modules;
       g.initial_check_done = true;
+      g.patch_entry = pg.patch_entry;  // its memory holds the parent's patches
       if (opts_.agent && !shares_memory) opts_.agent->forked(pg.tgid, child);
     } else if (shares_memory) {
       g.detach_at_exec = true;
@@ -417,6 +418,8 @@ void Session::on_exec(Task& t) {
   else g.as->reset(g.tgid);
   g.modules.clear();
   g.suspended_starts.clear();  // the breakpoints went with the old image
+  g.patch_entry = TraceeAddr();  // and the patches and the agent
+  g.deferred.clear();
   g.initial_check_done = false;
   g.exiting = false;
   if (g.counters && !g.counters->has_thread(t.tid)) g.counters->add_thread(t.tid);

@@ -151,6 +151,20 @@ class Session : public regions::CountSource {
   // modules (session_modules.cpp)
   void scan_modules(Task& t);
   void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  void place_region_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  // Entry patches (session_patches.cpp). Combined mode: the region probes of modules mapped
+  // before the agent wait for it; true when `m`'s must wait.
+  bool defer_for_agent(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  void place_deferred(Task& t);
+  // Patches every function entry of `planned` it can in `m` (the agent measures them in the
+  // program); returns their link-time addresses. `busy`: link-time addresses of other code
+  // probes of the module (runtime hooks), which no patch may cover. `refused`: the entries it
+  // could not patch, with the warning to give if a breakpoint ends up measuring them.
+  std::set<uint64_t> patch_entries(Task& t, const symbolizer::LoadedModule& m,
+                                   const std::vector<probes::PlannedProbe>& planned, const std::set<uint64_t>& busy,
+                                   std::map<uint64_t, std::string>* refused);
+  std::optional<std::string> jumped_into(Task& t, const symbolizer::LoadedModule& m, const symbolizer::Symbol& self,
+                                         uint64_t entry, size_t len);
   void initial_check(Task& t);
   TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size);
   // AddressSpace::add_probe with scratch pages mapped in `t`; false (warned once) when none
@@ -171,6 +185,9 @@ class Session : public regions::CountSource {
   bool agent_busy_ = false;  // the last drain found records: drain again at once
   std::set<regions::RegionId> not_called_warned_;  // entered without a call: warned once
   bool scratch_warned_ = false;
+  std::set<std::string> patch_refusals_;  // warned once per function and reason
+  // rel32 branch targets (absolute) of each module's code, by (path, bias): built at its first patch
+  std::map<std::pair<std::string, uint64_t>, std::vector<uint64_t>> rel32_index_;
   bool detaching_ = false;  // the loop detaches (begin_detach)
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
   supervisor::InterruptPolicy interrupts_;  // acted on between stops

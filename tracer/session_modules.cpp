@@ -102,28 +102,7 @@ void Session::scan_modules(Task& t) {
 }
 
 void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
-  ThreadGroup& g = *t.group;
-  if (g.measured) {
-    auto planned = planner_.probes_for(*m.elf, is_main);
-    std::set<uint64_t> by_agent;
-    if (opts_.agent) by_agent = opts_.agent->take(g.tgid, m, is_main, planned);
-    for (const auto& p : planned) {
-      if (p.role == probes::SiteRole::Entry && by_agent.count(p.address)) continue;
-      if (p.ifunc) {
-        std::string w = fmt::format("region '{}': {}", planner_.regions()[p.region].name,
-                                    probes::ifunc_note(p, "breakpoints"));
-        if (std::find(outcome_.warnings.begin(), outcome_.warnings.end(), w) == outcome_.warnings.end())
-          outcome_.warnings.push_back(std::move(w));
-        continue;
-      }
-      Probe probe;
-      probe.kind = kind_of(p.role);
-      probe.region = p.region;
-      if ((probe.kind == ProbeKind::RegionEntry || probe.kind == ProbeKind::SpanStart) && probing_stopped(p.region))
-        continue;  // too costly (limit_probe_inflation): no new instances
-      add_probe(t, TraceeAddr(m.bias + p.address), probe);
-    }
-  }
+  if (!defer_for_agent(t, m, is_main)) place_region_probes(t, m, is_main);
   for (const auto& [addr, kind] : runtime_hooks(*m.elf, is_main)) {
     Probe probe;
     probe.kind = kind;
@@ -131,10 +110,51 @@ void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_m
   }
 }
 
+void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
+  ThreadGroup& g = *t.group;
+  if (!g.measured) return;
+  // The agent's own functions run inside every probe of it: never a region.
+  if (opts_.agent && path_basename(m.path) == "libroofprof-preload.so") return;
+  auto planned = planner_.probes_for(*m.elf, is_main);
+  // Entry patches first, then the agent's GOT hooks, then breakpoints for the rest.
+  std::set<uint64_t> hooks;
+  for (const auto& [addr, kind] : runtime_hooks(*m.elf, is_main)) hooks.insert(addr);
+  std::map<uint64_t, std::string> refused;
+  std::set<uint64_t> by_agent = patch_entries(t, m, planned, hooks, &refused);
+  if (opts_.agent) {
+    std::vector<probes::PlannedProbe> rest;
+    for (const auto& p : planned)
+      if (!(p.role == probes::SiteRole::Entry && by_agent.count(p.address))) rest.push_back(p);
+    by_agent.merge(opts_.agent->take(g.tgid, m, is_main, rest));
+  }
+  for (auto& [address, warning] : refused)  // said only when a breakpoint measures it
+    if (!by_agent.count(address) && patch_refusals_.insert(warning).second) outcome_.warnings.push_back(warning);
+  for (const auto& p : planned) {
+    if (p.role == probes::SiteRole::Entry && by_agent.count(p.address)) continue;
+    if (p.ifunc) {
+      std::string w = fmt::format("region '{}': {}", planner_.regions()[p.region].name,
+                                  probes::ifunc_note(p, "breakpoints"));
+      if (std::find(outcome_.warnings.begin(), outcome_.warnings.end(), w) == outcome_.warnings.end())
+        outcome_.warnings.push_back(std::move(w));
+      continue;
+    }
+    Probe probe;
+    probe.kind = kind_of(p.role);
+    probe.region = p.region;
+    if ((probe.kind == ProbeKind::RegionEntry || probe.kind == ProbeKind::SpanStart) && probing_stopped(p.region))
+      continue;  // too costly (limit_probe_inflation): no new instances
+    add_probe(t, TraceeAddr(m.bias + p.address), probe);
+  }
+}
+
 void Session::initial_check(Task& t) {
   ThreadGroup& g = *t.group;
   if (g.initial_check_done) return;
   g.initial_check_done = true;
+  if (!g.deferred.empty()) {  // the agent never came (LD_PRELOAD ignored): breakpoints
+    place_deferred(t);
+    if (g.measured && opts_.agent) opts_.agent->publish(g.tgid);
+  }
   auto files = module_files(g);
   bool may_dlopen = opts_.follow_fork || std::any_of(files.begin(), files.end(), [](const symbolizer::ElfFile* f) {
                       return f->imports("dlopen");
@@ -151,7 +171,18 @@ void Session::initial_check(Task& t) {
 
 bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
   ThreadGroup& g = *t.group;
-  if (g.as->add_probe(at, p, [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); })) return true;
+  try {
+    if (g.as->add_probe(at, p, [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); })) return true;
+  } catch (const UserError& e) {
+    // An instruction Capstone cannot decode or relocate (AVX-512 code in a library matched by
+    // a glob): that site is left out, the run goes on.
+    if (p.kind != ProbeKind::RegionEntry && p.kind != ProbeKind::SpanStart && p.kind != ProbeKind::SpanStop) throw;
+    std::string w = fmt::format("region '{}': no breakpoint at {:#x} ({}): its calls there are not counted",
+                                p.region < planner_.regions().size() ? planner_.regions()[p.region].name : "?",
+                                at.value(), e.what());
+    if (patch_refusals_.insert(w).second) outcome_.warnings.push_back(std::move(w));
+    return false;
+  }
   // Fail soft: without a scratch slot the probe is left out, the run goes on.
   if (!scratch_warned_) {
     scratch_warned_ = true;

@@ -56,6 +56,7 @@ struct RunOptions {
   bool no_ptrace = false;
   bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
   bool preload_given = false;     // --preload or --no-preload on the command line
+  bool patch = true;              // combined mode: entry patches (--no-patch: GOT hooks and breakpoints only)
   std::vector<std::string> command;
 };
 
@@ -103,7 +104,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
 
 struct NativeRuns {
   tracer::SessionOutcome last;
-  std::map<regions::RegionId, std::set<std::string>> mechanisms;  // combined mode: "agent", "breakpoint"
+  std::map<regions::RegionId, std::set<std::string>> mechanisms;  // combined mode: "agent", "breakpoint", "patch"
   std::map<regions::RegionId, result::ProbeCost> probe_costs;     // summed over the runs of --repeat
 };
 
@@ -114,6 +115,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
                       const regions::Tracker::Sink& sink, result::Run& res, regions::Aggregator& agg) {
   NativeRuns out;
   auto needs_arguments = [&groups](regions::RegionId id) { return groups.has_signature(id); };
+  const bool patch = o.patch;
   for (int r = 0; r < o.repeat; ++r) {
     agg.next_run();
     regions::Tracker tracker(sink);  // one tracker per run: every mechanism of the run feeds it
@@ -122,7 +124,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
       case runplan::Mechanism::Agent: last = run_with_agent(so, backend, planner, tracker); break;
       case runplan::Mechanism::Combined: {
         tracer::SessionOptions with_agent = so;
-        CombinedAgent agent(with_agent, backend, planner, tracker, needs_arguments);
+        CombinedAgent agent(with_agent, backend, planner, tracker, needs_arguments, patch);
         agent.attach(with_agent);
         tracer::Session session(with_agent, backend, planner, tracker);
         last = session.run();
@@ -153,7 +155,8 @@ void note_mechanisms(const runplan::Plan& plan, const NativeRuns& native, std::v
     if (plan.native == runplan::Mechanism::Combined) {
       auto it = native.mechanisms.find(regions::RegionId(id));
       if (it == native.mechanisms.end()) continue;  // never planned: nothing measured it
-      calls = it->second.size() > 1 ? "agent+breakpoint" : *it->second.begin();
+      calls.clear();  // "agent", "breakpoint", "patch", or several joined by '+'
+      for (const std::string& m : it->second) calls += (calls.empty() ? "" : "+") + m;
     }
     regions[id].sources["calls"] = calls;
   }
@@ -336,7 +339,7 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
       ->check(CLI::NonNegativeNumber);
   sub.add_option("--backend", o->backend, "how to count: auto, perf, emul or time")
       ->check(CLI::IsMember({"auto", "perf", "emul", "time"}));
-  sub.add_option("--events,-e", o->events, "perf events to count (default: task-clock,page-faults,context-switches)")
+  sub.add_option("--events,-e", o->events, "software events to count (default: task-clock,page-faults,context-switches; none: the clock only)")
       ->delimiter(',');
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation backend: no cache simulation (L1 traffic only)");
   sub.add_option("--cache-state", o->cache_state,
@@ -349,8 +352,12 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                "through the dynamic linker (docs/preload.md)");
   auto* preload = sub.add_flag("--preload,!--no-preload", o->preload,
                                "combined mode (default): the in-process agent (LD_PRELOAD) measures the functions "
-                               "every call of which goes through the dynamic linker, breakpoints the rest; "
-                               "--no-preload: breakpoints only (docs/preload.md)");
+                               "whose entries roofprof patches and those every call of which goes through the "
+                               "dynamic linker, breakpoints the rest; --no-preload: breakpoints only "
+                               "(docs/preload.md)");
+  sub.add_flag("!--no-patch", o->patch,
+               "combined mode without entry patches: the agent measures only functions every call of which "
+               "goes through the dynamic linker, breakpoints the rest (docs/preload.md, \"Entry patches\")");
   sub.footer(kProgramFooter);
   return [o, preload, &program] {
     o->preload_given = preload->count() > 0;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "preload/patch_format.h"
 #include "preload/record_format.h"
 
 #define RP_HIDDEN __attribute__((visibility("hidden")))
@@ -132,6 +133,8 @@ RP_HIDDEN int rp_file_create(pid_t ppid);
 RP_HIDDEN void rp_file_drop_parent(void); /* in a fork child: forget the parent's mapping */
 RP_HIDDEN void rp_table_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 RP_HIDDEN void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp);
+/* rp_emit of a record whose time `now` (CLOCK_MONOTONIC ns, nonzero) was read already. */
+RP_HIDDEN void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp, int64_t now);
 
 /* counters.c */
 RP_HIDDEN void rp_counters_open_process(void);
@@ -143,7 +146,8 @@ RP_HIDDEN int rp_counters_read(int fd, uint64_t *out);
 /* thread.c */
 RP_HIDDEN int rp_threads_init(void);
 RP_HIDDEN void rp_thread_after_fork_child(void);
-RP_HIDDEN void rp_thread_restore_all(void);           /* put original return addresses back */
+/* Puts original return addresses back; frames below `sp` (the caller's frame) are gone. */
+RP_HIDDEN void rp_thread_restore_all(uint64_t sp);
 RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
 RP_HIDDEN void rp_thread_exiting(void);
 /* The calling thread asks for seccomp strict mode (1; 0: the request failed). From then on

@@ -193,13 +193,13 @@ RP_EXPORT void __longjmp_chk(void *env, int val) { jump("__longjmp_chk", env, va
 /* The unwinder reads return addresses to find each frame's unwind info: it must see the real
  * ones, not rp_exit_stub. They are put back for the whole shadow stack of the thread. */
 RP_EXPORT int _Unwind_RaiseException(void *exc) {
-  rp_thread_restore_all();
+  rp_thread_restore_all((uint64_t)(uintptr_t)__builtin_frame_address(0));
   int (*real)(void *) = (int (*)(void *))rp_real("_Unwind_RaiseException");
   return real ? real(exc) : 5 /* _URC_END_OF_STACK */;
 }
 
 RP_EXPORT int _Unwind_Resume_or_Rethrow(void *exc) {
-  rp_thread_restore_all();
+  rp_thread_restore_all((uint64_t)(uintptr_t)__builtin_frame_address(0));
   int (*real)(void *) = (int (*)(void *))rp_real("_Unwind_Resume_or_Rethrow");
   return real ? real(exc) : 5;
 }

@@ -128,22 +128,21 @@ static int wait_for_slot(struct rp_record *s, uint64_t lap) {
   }
 }
 
-void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {
+void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp, int64_t now) {
   if (rp.emul) {
     rp_emul_emit(t, kind, reason, region, sp);
     return;
   }
   struct rp_file_header *h = rp.file;
   if (!h) return;
-  /* Entry: counters first, then the clock, so that time starts as late as possible; every
-   * other record: the clock first. */
+  /* The instance's time is as close to the function as the agent can take it: an entry reads
+   * its counters, claims and fills its slot, and only then the clock; every other record takes
+   * the clock first (or was given it: rp_on_exit reads it before anything else). */
   uint64_t counts[RP_MAX_EVENTS];
   int have_counts = 0;
-  int64_t now = 0;
-  if (kind != RP_ENTER) now = rp_now_ns();
+  if (kind != RP_ENTER && now == 0) now = rp_now_ns();
   if (rp.n_events)
     have_counts = rp.scope == RP_SCOPE_THREAD ? rp_counters_read(t->fd, counts) : rp_counters_read_process(counts);
-  if (kind == RP_ENTER) now = rp_now_ns();
   uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   struct rp_record *s = &rp.ring[pos & rp.ring_mask];
   uint64_t lap = pos & ~rp.ring_mask;
@@ -161,7 +160,12 @@ void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_
   s->pid = rp.pid;
   s->tid = t->tid;
   s->sp = sp;
-  s->time_ns = now;
   for (int i = 0; i < rp.n_events; ++i) s->counts[i] = have_counts ? counts[i] : 0;
+  if (kind == RP_ENTER) now = rp_now_ns();
+  s->time_ns = now;
   __atomic_store_n(&s->seq, lap + 1, __ATOMIC_RELEASE);
+}
+
+void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {
+  rp_emit_at(t, kind, reason, region, sp, 0);
 }

@@ -33,9 +33,11 @@ static struct rp_thread *thread_start(void) {
   if (m < 0 && m > -4096) return NULL;
   struct rp_thread *t = (struct rp_thread *)m;
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
-  t->fd = rp.scope == RP_SCOPE_THREAD ? rp_counters_open_thread() : -1;
+  t->busy = 1; /* the C library functions called here may be patched region functions */
   self = t;
+  t->fd = rp.scope == RP_SCOPE_THREAD ? rp_counters_open_thread() : -1;
   pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
+  t->busy = 0;
   return t;
 }
 
@@ -44,24 +46,27 @@ static void fatal(const char *what) {
   abort();
 }
 
-/* Frames whose original return address was put back for an unwinder that then did not end
- * in __cxa_begin_catch (a foreign exception): they are gone once the stack is above them. */
-static void drop_restored_below(struct rp_thread *t, uint64_t *slot) {
+/* Frames below `slot` (deeper in the stack than a call being entered there, or than the
+ * caller of an unwinder) are gone: their functions were left without returning through the
+ * exit stub (their original return address put back for an unwinder that then did not end in
+ * __cxa_begin_catch, a foreign exception; or a longjmp inside the C library, which does not
+ * go through the interposed longjmp: dlerror's _dl_catch_exception). Their instances close as
+ * unwound. Only frames on the same stack (within 64 MiB): a signal handler on an alternate
+ * stack above this one does not end them. */
+static void drop_below(struct rp_thread *t, uint64_t *slot, int emit) {
   int closed = 0;
   while (t->depth > 0) {
     struct rp_frame *f = &t->frames[t->depth - 1];
-    if (!(f->flags & RP_FRAME_RESTORED) || f->slot >= slot) break;
+    if (f->slot >= slot || (uintptr_t)slot - (uintptr_t)f->slot > (64u << 20)) break;
     closed |= !(f->flags & RP_FRAME_SILENT);
     t->depth--;
   }
-  if (closed) rp_emit(t, RP_STACK_AT, RP_REASON_UNWOUND, 0, (uint64_t)slot);
+  if (closed && emit) rp_emit(t, RP_STACK_AT, RP_REASON_UNWOUND, 0, (uint64_t)slot);
 }
 
-/* Entry of a hooked call (trampoline.S, rp_entry_common): `slot` holds the return address.
- * Returns the function to jump to. */
-RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
-  const struct rp_hook *h = &rp.hooks[index];
-  void *target = h->target;
+/* Entry of a recorded call of `region`: `slot` holds the return address; returns `target`,
+ * where the call goes on. */
+static void *enter(uint32_t region, void *target, uint64_t *slot) {
   struct rp_thread *t = self;
   if (!rp.active || sandboxed) return target;
   if (__builtin_expect(t == NULL, 0)) t = thread_start();
@@ -71,8 +76,7 @@ RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
     return target;
   }
   t->busy = (uintptr_t)slot;
-  uint32_t region = h->region;
-  drop_restored_below(t, slot);
+  drop_below(t, slot, 1);
   for (uint32_t i = 0; i < t->depth; ++i) {
     if (t->frames[i].region == region && !(t->frames[i].flags & RP_FRAME_SILENT)) {
       t->busy = 0; /* recursion: counted once, at the outermost call */
@@ -97,13 +101,31 @@ RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
   return target;
 }
 
+/* A call through a hooked GOT slot (trampoline.S, rp_entry_common). */
+RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
+  const struct rp_hook *h = &rp.hooks[index];
+  return enter(h->region, h->target, slot);
+}
+
+/* A call of a function whose entry the tracer patched (trampoline.S, roofprof_patch_entry). */
+RP_HIDDEN void *rp_on_enter_patch(const struct rp_patch_desc *d, uint64_t *slot) {
+  return enter(d->region, (void *)(uintptr_t)d->continuation, slot);
+}
+
 /* A hooked call returned into rp_exit_stub; `sp` is the stack pointer after its return.
  * Returns the original return address. A tail call between hooked functions leaves several
  * frames on one slot: they all end here, at once. */
 RP_HIDDEN void *rp_on_exit(uint64_t sp) {
   struct rp_thread *t = self;
-  uint64_t *slot = (uint64_t *)(sp - 8);
   if (t == NULL || t == RP_THREAD_GONE) fatal("return through the exit stub on a thread without agent state");
+  /* The clock first: the instance ends as the function returns. The agent is busy from here
+   * on: clock_gettime itself may be a patched region function. */
+  const int own = !t->busy;
+  if (own) t->busy = sp;
+  /* Under roofprof's valgrind tool the record is a client request and takes no time: reading
+   * the clock there would only add the vDSO's instructions and bytes to the instance. */
+  const int64_t now = rp.emul ? 0 : rp_now_ns();
+  uint64_t *slot = (uint64_t *)(sp - 8);
   int i = (int)t->depth - 1;
   while (i >= 0 && t->frames[i].slot != slot) --i;
   if (i < 0) fatal("return through the exit stub without a shadow-stack frame: cannot continue");
@@ -115,17 +137,15 @@ RP_HIDDEN void *rp_on_exit(uint64_t sp) {
   uint32_t above = t->depth - 1 - (uint32_t)i;
   if (above) memcpy(&t->frames[lo], &t->frames[i + 1], above * sizeof(struct rp_frame));
   t->depth -= (uint32_t)(i - lo + 1);
-  if (!silent && rp.active && !sandboxed && !t->busy && !t->exited) {
-    t->busy = sp;
-    rp_emit(t, RP_STACK_AT, RP_REASON_RETURN, 0, sp);
-    t->busy = 0;
-  }
+  if (!silent && rp.active && !sandboxed && own && !t->exited) rp_emit_at(t, RP_STACK_AT, RP_REASON_RETURN, 0, sp, now);
+  if (own) t->busy = 0;
   return (void *)ret;
 }
 
-void rp_thread_restore_all(void) {
+void rp_thread_restore_all(uint64_t sp) {
   struct rp_thread *t = self;
   if (t == NULL || t == RP_THREAD_GONE) return;
+  drop_below(t, (uint64_t *)sp, 0); /* their slots hold other data by now: never written */
   for (int i = (int)t->depth - 1; i >= 0; --i) { /* top down: a tail-call chain ends original */
     struct rp_frame *f = &t->frames[i];
     if (f->flags & RP_FRAME_RESTORED) continue;
@@ -159,7 +179,7 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
 }
 
 /* pthread_exit: the thread's frames are abandoned; the unwinder must see real return addresses. */
-void rp_thread_exiting(void) { rp_thread_restore_all(); }
+void rp_thread_exiting(void) { rp_thread_restore_all((uint64_t)(uintptr_t)__builtin_frame_address(0)); }
 
 static void thread_key_destructor(void *p) {
   struct rp_thread *t = p;

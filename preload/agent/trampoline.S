@@ -10,10 +10,14 @@
  * stack exactly as the caller left it: arguments passed on the stack stay in place, so any
  * signature works. rp_on_enter may have replaced the return address with rp_exit_stub.
  *
- * rp_exit_stub: where a recorded call returns. Saves the return registers (rax, rdx, xmm0,
- * xmm1), calls rp_on_exit(stack pointer), restores them and jumps to the original return
- * address. The x87 registers (long double results in st0/st1) are untouched because the C
+ * rp_exit_stub: where a recorded call returns. Saves the caller-saved registers (return values
+ * included), calls rp_on_exit(stack pointer), restores them and returns to the original return
+ * address, written back into the slot. The x87 registers (long double results in st0/st1) are untouched because the C
  * code runs with -mgeneral-regs-only and so never uses the x87 unit.
+ *
+ * roofprof_patch_entry: the same, for a function whose entry the tracer patched
+ * (preload/patch_format.h): r11 points to the patch's descriptor, and the handler returns the
+ * relocated first instructions of the function.
  *
  * r11 is the scratch register: the ABI reserves it for neither arguments nor results.
  */
@@ -21,14 +25,28 @@
 
         .text
 
-        .globl  rp_entry_common
-        .hidden rp_entry_common
-        .type   rp_entry_common, @function
-rp_entry_common:
+/* ENTRY_PATH name, handler, patch: saves the argument registers, calls
+ * handler(r11, &return slot), restores them and goes on where the handler said.
+ * patch = 1 (roofprof_patch_entry): the thunk pushed the program's r11 before loading the
+ * descriptor into it, and the flags are kept too; both are restored before the continuation
+ * runs, which is entered through the stack's red zone so that no register is used. A patched
+ * function may be a local one whose callers keep values in registers the ABI lets it clobber
+ * (GCC's interprocedural register allocation, -fipa-ra), so nothing but what it would see
+ * called directly may change. */
+        .macro  ENTRY_PATH name, handler, patch
+\name:
         .cfi_startproc
+        .if \patch
+        .cfi_adjust_cfa_offset 8        /* the program's r11, pushed by the thunk */
+        .endif
+        endbr64
+        .if \patch
+        pushfq                          /* the flags the function is entered with */
+        .cfi_adjust_cfa_offset 8
+        .endif
         pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
         movq    %rsp, %rbp
         .cfi_def_cfa_register %rbp
         andq    $-16, %rsp
@@ -49,10 +67,10 @@ rp_entry_common:
         movups  %xmm5, 144(%rsp)
         movups  %xmm6, 160(%rsp)
         movups  %xmm7, 176(%rsp)
-        movl    %r11d, %edi
-        leaq    8(%rbp), %rsi           /* the return-address slot */
-        call    rp_on_enter
-        movq    %rax, %r11              /* the real function */
+        movq    %r11, %rdi              /* stub index, or the patch's descriptor */
+        leaq    8+16*\patch(%rbp), %rsi  /* the return-address slot */
+        call    \handler
+        movq    %rax, %r11              /* where the call goes on */
         movq    0(%rsp), %rdi
         movq    8(%rsp), %rsi
         movq    16(%rsp), %rdx
@@ -71,35 +89,76 @@ rp_entry_common:
         movups  176(%rsp), %xmm7
         movq    %rbp, %rsp
         popq    %rbp
+        .if \patch
+        popfq
+        movq    %r11, -8(%rsp)          /* the continuation, below the saved r11 */
+        popq    %r11                    /* the program's r11; rsp is the function's entry rsp */
+        .cfi_def_cfa %rsp, 8
+        jmp     *-16(%rsp)              /* the red zone: no signal frame is written there */
+        .else
         .cfi_def_cfa %rsp, 8
         jmp     *%r11
+        .endif
         .cfi_endproc
-        .size   rp_entry_common, .-rp_entry_common
+        .size   \name, .-\name
+        .endm
 
+        .globl  rp_entry_common
+        .hidden rp_entry_common
+        .type   rp_entry_common, @function
+        ENTRY_PATH rp_entry_common, rp_on_enter, 0
+
+/* The entry of a patched function (preload/patch_format.h): [rsp] = the program's r11,
+ * r11 = the patch's struct rp_patch_desc. Exported: the tracer finds it by name when it writes
+ * a patch. It also keeps the flags: the displaced instructions run after it, and hand-written
+ * code may test flags its caller set (a call through the PLT makes no such promise). */
+        .globl  roofprof_patch_entry
+        .type   roofprof_patch_entry, @function
+        .balign 16
+        ENTRY_PATH roofprof_patch_entry, rp_on_enter_patch, 1
+
+/* Where a recorded call returns (reached by its ret: rsp = slot + 8). Every register but the
+ * return values is as the function left it when the original return address is reached: a
+ * caller of a local function may keep values in any caller-saved register the function does
+ * not touch (-fipa-ra). The C code uses no vector or x87 register (-mgeneral-regs-only). */
         .globl  rp_exit_stub
         .hidden rp_exit_stub
         .type   rp_exit_stub, @function
         .balign 16
 rp_exit_stub:
-        movq    %rsp, %r11              /* stack pointer after the hooked function's ret */
+        leaq    -8(%rsp), %rsp          /* back onto the return-address slot (flags untouched) */
         pushq   %rbp
         movq    %rsp, %rbp
         andq    $-16, %rsp
-        subq    $48, %rsp
+        subq    $112, %rsp
         movq    %rax, 0(%rsp)
         movq    %rdx, 8(%rsp)
-        movups  %xmm0, 16(%rsp)
-        movups  %xmm1, 32(%rsp)
-        movq    %r11, %rdi
+        movq    %rcx, 16(%rsp)
+        movq    %rsi, 24(%rsp)
+        movq    %rdi, 32(%rsp)
+        movq    %r8, 40(%rsp)
+        movq    %r9, 48(%rsp)
+        movq    %r10, 56(%rsp)
+        movq    %r11, 64(%rsp)
+        movups  %xmm0, 80(%rsp)
+        movups  %xmm1, 96(%rsp)
+        leaq    16(%rbp), %rdi          /* the stack pointer after the function's ret */
         call    rp_on_exit
-        movq    %rax, %r11              /* the original return address */
+        movq    %rax, 8(%rbp)           /* the original return address, into its slot */
         movq    0(%rsp), %rax
         movq    8(%rsp), %rdx
-        movups  16(%rsp), %xmm0
-        movups  32(%rsp), %xmm1
+        movq    16(%rsp), %rcx
+        movq    24(%rsp), %rsi
+        movq    32(%rsp), %rdi
+        movq    40(%rsp), %r8
+        movq    48(%rsp), %r9
+        movq    56(%rsp), %r10
+        movq    64(%rsp), %r11
+        movups  80(%rsp), %xmm0
+        movups  96(%rsp), %xmm1
         movq    %rbp, %rsp
         popq    %rbp
-        jmp     *%r11
+        ret
         .size   rp_exit_stub, .-rp_exit_stub
 
         .globl  rp_stubs

@@ -32,6 +32,39 @@ TEST(RunInstructions, EveryKindOfFirstInstruction) {
   }
 }
 
+// In the combined mode the tracer patches what it can and keeps breakpoints for the rest
+// (docs/preload.md, "Entry patches"); either way the program computes the same results.
+TEST(RunInstructions, EntriesThatCanBePatchedAreAndTheOthersSayWhy) {
+  Sandbox sb;
+  std::vector<std::string> args{"run", "--backend", "time"};
+  for (const auto& f : kFunctions) {
+    args.push_back("--region");
+    args.push_back(f);
+  }
+  args.push_back("--");
+  args.push_back(fixture("run_insn"));
+  auto r = sb.roofprof(args);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.out.find("insn ok"), std::string::npos) << r.diag();
+  json doc = load_result(r);
+  const std::map<std::string, std::string> want = {
+      {"insn_riprel", "patch"},     {"insn_lea", "patch"},       {"insn_jmp32", "patch"},
+      {"insn_jcc", "patch"},        {"insn_loop", "patch"},      {"insn_push", "patch"},
+      {"insn_call", "breakpoint"},  // a call cannot run from the thunk
+      {"insn_jmp8", "breakpoint"},  // its jmp lands inside the bytes a patch would take
+      {"insn_ret", "breakpoint"},   // one byte long
+      {"insn_retaddr", "breakpoint"},  // reads its return address, which the agent replaces
+  };
+  std::string warnings = doc["warnings"].dump();
+  for (const auto& [f, mech] : want) {
+    json reg = region(doc, f);
+    EXPECT_EQ(reg["sources"]["calls"], mech) << f;
+    EXPECT_EQ(calls(reg), 3) << f;
+    EXPECT_EQ(warnings.find("region '" + f + "': the entry of " + f) != std::string::npos, mech == "breakpoint")
+        << f << ": " << warnings;
+  }
+}
+
 // One region at a time: a breakpoint alone on each site (no neighbour sharing its scratch).
 TEST(RunInstructions, EachFunctionAlone) {
   for (const auto& f : kFunctions) {

@@ -62,10 +62,10 @@ void interrupt_launched(int sig, bool combined = false) {
   ASSERT_FALSE(reg.is_null());
   EXPECT_GT(calls(reg), 0) << reg.dump();
   if (combined) {
-    EXPECT_EQ(reg["sources"]["calls"], "breakpoint") << reg.dump();
+    EXPECT_EQ(reg["sources"]["calls"], "patch") << reg.dump();
     json ren = region(doc, "rename");
     ASSERT_FALSE(ren.is_null()) << doc.dump(1);
-    EXPECT_EQ(ren["sources"]["calls"], "agent") << ren.dump();
+    EXPECT_EQ(ren["sources"]["calls"], "patch") << ren.dump();
     EXPECT_GT(calls(ren), 0) << ren.dump();  // the heartbeat file was written
     EXPECT_LE(std::abs(calls(ren) - calls(reg) / 25), 1) << doc.dump(1);  // one rename per 25 ticks
   }

@@ -1,18 +1,28 @@
 // roofprof run --no-ptrace: every way a call reaches a hooked function through the dynamic
 // linker (lazy and immediate binding, -fno-plt, library to library, a dlopen'd library, tail
 // calls), and that hooked calls keep their arguments and results intact. Each test also runs
-// in the combined mode (--preload), where the agent measures these functions and the tracer
-// plants no breakpoint for them (sources.calls == "agent").
+// in the combined mode, twice: with --no-patch, where the agent's GOT hooks measure these
+// functions and the tracer plants no breakpoint for them (sources.calls == "agent"), and by
+// default, where the tracer patches their entries (sources.calls == "patch": the same
+// arguments, results, errno, x87 and AVX state must come through the patch).
 #include "harness.hpp"
 
 namespace it {
 namespace {
 
-// roofprof run --no-ptrace (or --preload when `combined`) on a preload fixture, with the
-// regions given.
-RunResult agent_run(Sandbox& sb, bool combined, const std::vector<std::string>& regions,
+enum class Mode { NoPtrace, Got, Patch };
+
+std::string mode_name(Mode m) { return m == Mode::NoPtrace ? "NoPtrace" : m == Mode::Got ? "Combined" : "Patched"; }
+// What measures a function the agent can hook in mode `m`.
+const char* hooked_by(Mode m) { return m == Mode::Patch ? "patch" : "agent"; }
+
+// roofprof run --no-ptrace, or the combined mode (--preload, with --no-patch for Mode::Got), on
+// a preload fixture, with the regions given.
+RunResult agent_run(Sandbox& sb, Mode mode, const std::vector<std::string>& regions,
                     const std::vector<std::string>& program, const std::vector<std::string>& options = {}) {
-  std::vector<std::string> args{"run", combined ? "--preload" : "--no-ptrace", "--backend", "time", "-q"};
+  std::vector<std::string> args{"run", mode == Mode::NoPtrace ? "--no-ptrace" : "--preload", "--backend", "time",
+                                "-q"};
+  if (mode == Mode::Got) args.push_back("--no-patch");
   args.insert(args.end(), options.begin(), options.end());
   for (const auto& r : regions) {
     args.push_back("--region");
@@ -24,19 +34,18 @@ RunResult agent_run(Sandbox& sb, bool combined, const std::vector<std::string>& 
   return sb.roofprof(args);
 }
 
-std::string mode_name(bool combined) { return combined ? "Combined" : "NoPtrace"; }
-
-class PreloadHooks : public ::testing::TestWithParam<bool> {
+class PreloadHooks : public ::testing::TestWithParam<Mode> {
  protected:
   RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
                       const std::vector<std::string>& options = {}) {
     return it::agent_run(sb, GetParam(), regions, program, options);
   }
+  const char* probe() const { return hooked_by(GetParam()); }
 };
 
 // n calls, each closed by its return, on one thread, measured by `probe` ("agent" unless the
 // combined mode leaves the function to a breakpoint: symbolizer/got_only.hpp).
-void expect_returns(const json& reg, int64_t n, const char* probe = "agent") {
+void expect_returns(const json& reg, int64_t n, const char* probe) {
   EXPECT_EQ(calls(reg), n) << reg.dump();
   EXPECT_EQ(closed_by(reg, "return"), n) << reg.dump();
   EXPECT_EQ(threads(reg), 1) << reg.dump();
@@ -47,20 +56,20 @@ void expect_no_warnings(const json& doc) {
   EXPECT_TRUE(doc["warnings"].empty()) << doc["warnings"].dump(1);
 }
 
-class ExecutableToLibrary : public ::testing::TestWithParam<std::tuple<const char*, bool>> {};
+class ExecutableToLibrary : public ::testing::TestWithParam<std::tuple<const char*, Mode>> {};
 
 // pre_app: lazy binding (JUMP_SLOT, unresolved until the first call); pre_app_now: -z now;
 // pre_app_noplt: -fno-plt (GLOB_DAT slots, call *GOT).
 TEST_P(ExecutableToLibrary, EveryCallCounted) {
   Sandbox sb;
-  auto [program, combined] = GetParam();
-  auto r = agent_run(sb, combined, {"pre_work"}, {program, "calls", "1000"});
+  auto [program, mode] = GetParam();
+  auto r = agent_run(sb, mode, {"pre_work"}, {program, "calls", "1000"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("sum=442000"), std::string::npos) << r.diag();
   json doc = load_result(r);
   json reg = region(doc, "pre_work");
   ASSERT_FALSE(reg.is_null());
-  expect_returns(reg, 1000);
+  expect_returns(reg, 1000, hooked_by(mode));
   EXPECT_EQ(doc["complete"], true);
   expect_no_warnings(doc);
   ASSERT_EQ(reg["locations"].size(), 1u) << reg.dump();
@@ -69,7 +78,7 @@ TEST_P(ExecutableToLibrary, EveryCallCounted) {
 
 INSTANTIATE_TEST_SUITE_P(Bindings, ExecutableToLibrary,
                          ::testing::Combine(::testing::Values("pre_app", "pre_app_now", "pre_app_noplt"),
-                                            ::testing::Bool()),
+                                            ::testing::Values(Mode::NoPtrace, Mode::Got, Mode::Patch)),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param)) + "_" + mode_name(std::get<1>(info.param));
                          });
@@ -82,7 +91,7 @@ TEST_P(PreloadHooks, LibraryToLibrary) {
   json doc = load_result(r);
   json reg = region(doc, "pre_b_work");
   ASSERT_FALSE(reg.is_null());
-  expect_returns(reg, 100);
+  expect_returns(reg, 100, probe());
   expect_no_warnings(doc);
 }
 
@@ -96,14 +105,14 @@ TEST_P(PreloadHooks, DlopenedLibrary) {
   json doc = load_result(r);
   json reg = region(doc, "pre_b_work");
   ASSERT_FALSE(reg.is_null());
-  expect_returns(reg, 50);
+  expect_returns(reg, 50, probe());
   json plug = region(doc, "plug_run");
   ASSERT_FALSE(plug.is_null());
-  expect_returns(plug, 1);
+  expect_returns(plug, 1, probe());
   // The combined mode said at start that plug_run was not loaded yet; found later, the result
   // keeps no warning about it.
   EXPECT_EQ(doc["warnings"].size(), 0u) << doc["warnings"].dump(1);
-  if (GetParam()) EXPECT_NE(r.err.find("not found yet"), std::string::npos) << r.diag();
+  if (GetParam() != Mode::NoPtrace) EXPECT_NE(r.err.find("not found yet"), std::string::npos) << r.diag();
 }
 
 // dlopen("pre_plugin.so") finds the plugin through pre_app's RUNPATH: glibc searches the
@@ -113,7 +122,7 @@ TEST_P(PreloadHooks, DlopenByNameSearchesTheCallersRunpath) {
   auto r = agent_run(sb, {"pre_b_work"}, {"pre_app", "dlopen", "pre_plugin.so", "5"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(r.out, "sum=90\n");
-  expect_returns(region(load_result(r), "pre_b_work"), 5);
+  expect_returns(region(load_result(r), "pre_b_work"), 5, probe());
 }
 
 // pre_tail ends with "jmp pre_b_work@plt": both instances end at the one return.
@@ -123,8 +132,8 @@ TEST_P(PreloadHooks, TailCallBetweenHookedFunctions) {
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("sum=1950"), std::string::npos) << r.diag();
   json doc = load_result(r);
-  expect_returns(region(doc, "pre_tail"), 100);
-  expect_returns(region(doc, "pre_b_work"), 100);
+  expect_returns(region(doc, "pre_tail"), 100, probe());
+  expect_returns(region(doc, "pre_b_work"), 100, probe());
 }
 
 // A dgemm_-like function with 13 arguments (7 on the stack): the result is the bare run's.
@@ -136,7 +145,7 @@ TEST_P(PreloadHooks, ThirteenArgumentsKeepTheResult) {
   auto r = agent_run(sb, {"pre_dgemm_"}, {"pre_app", "dgemm", "3"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(r.out, bare.out);
-  expect_returns(region(load_result(r), "pre_dgemm_"), 3);
+  expect_returns(region(load_result(r), "pre_dgemm_"), 3, probe());
 }
 
 TEST_P(PreloadHooks, ErrnoOfTheHookedFunctionSurvives) {
@@ -144,7 +153,7 @@ TEST_P(PreloadHooks, ErrnoOfTheHookedFunctionSurvives) {
   auto r = agent_run(sb, {"pre_set_errno"}, {"pre_app", "errno"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(r.out, "r=-1 errno=42\n");
-  expect_returns(region(load_result(r), "pre_set_errno"), 1);
+  expect_returns(region(load_result(r), "pre_set_errno"), 1, probe());
 }
 
 TEST_P(PreloadHooks, LongDoubleResultInX87) {
@@ -152,7 +161,7 @@ TEST_P(PreloadHooks, LongDoubleResultInX87) {
   auto r = agent_run(sb, {"pre_ld"}, {"pre_app", "longdouble"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(r.out, "ld=3.000\n");
-  expect_returns(region(load_result(r), "pre_ld"), 1);
+  expect_returns(region(load_result(r), "pre_ld"), 1, probe());
 }
 
 TEST_P(PreloadHooks, AvxArgumentsAndResult) {
@@ -161,27 +170,26 @@ TEST_P(PreloadHooks, AvxArgumentsAndResult) {
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   if (r.out == "vec=skip\n") GTEST_SKIP() << "no AVX on this CPU";
   EXPECT_EQ(r.out, "vec=33,21.125,12.25,5.5\n");
-  expect_returns(region(load_result(r), "pre_vec"), 1);
+  expect_returns(region(load_result(r), "pre_vec"), 1, probe());
 }
 
 // The use case: OpenBLAS's dgemm_ (Debian libopenblas), threaded, through the agent.
 TEST_P(PreloadHooks, OpenBlasDgemm) {
   Sandbox sb;
-  auto r = sb.roofprof({"run", GetParam() ? "--preload" : "--no-ptrace", "--backend", "time", "-q", "--region",
-                        "dgemm_", "--", fixture("run_blas_app")});
+  auto r = agent_run(sb, {"dgemm_"}, {"run_blas_app"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_EQ(r.out, "dgemm ok\n");
   json doc = load_result(r);
   json reg = region(doc, "dgemm_");
   ASSERT_FALSE(reg.is_null());
-  if (GetParam()) {
+  if (GetParam() != Mode::NoPtrace) {
     // dgemm_ calls are grouped by their arguments, read at an entry breakpoint: it keeps one.
     EXPECT_EQ(calls(reg), 4) << reg.dump();
     EXPECT_EQ(closed_by(reg, "return"), 4) << reg.dump();
     EXPECT_EQ(reg["sources"]["calls"], "breakpoint") << reg.dump();
     EXPECT_FALSE(reg["groups"].empty()) << reg.dump();
   } else {
-    expect_returns(reg, 4);
+    expect_returns(reg, 4, probe());
   }
   EXPECT_GT(counter(reg, "task-clock"), 0) << reg.dump();
   expect_no_warnings(doc);
@@ -193,10 +201,10 @@ TEST_P(PreloadHooks, CxxNameWithoutParameters) {
   auto r = agent_run(sb, {"pre_cxx::Widget::run"}, {"pre_cxx_app"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("widget=15"), std::string::npos) << r.diag();
-  expect_returns(region(load_result(r), "pre_cxx::Widget::run"), 1);
+  expect_returns(region(load_result(r), "pre_cxx::Widget::run"), 1, probe());
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, PreloadHooks, ::testing::Bool(),
+INSTANTIATE_TEST_SUITE_P(Modes, PreloadHooks, ::testing::Values(Mode::NoPtrace, Mode::Got, Mode::Patch),
                          [](const auto& info) { return mode_name(info.param); });
 
 }  // namespace

@@ -75,7 +75,9 @@ TEST(RunPlan, EmulationRunsTheProgramTwiceMarkedLikeTheNativeRun) {
   r.backend = "emul";
   Plan p = plan(r, BackendKind::emul);
   EXPECT_TRUE(p.emulated_pass);
-  EXPECT_EQ(p.native, Mechanism::Breakpoints);  // the emulated pass has probes of its own
+  // The native run that gives T uses the agent (entry patches, GOT hooks) like any other; the
+  // emulated pass has probes of its own.
+  EXPECT_EQ(p.native, Mechanism::Combined);
   EXPECT_FALSE(p.emulated_marks_by_agent);
   r.no_ptrace = true;
   Plan a = plan(r, BackendKind::emul);

@@ -36,6 +36,18 @@ TEST(Displaced, RipRelativeDisplacementIsRewrittenForTheSlot) {
   EXPECT_FALSE(d.relative_branch);
 }
 
+// Capstone 4 reports a 2-byte displacement for SSE instructions with a 66 prefix; a
+// rip-relative displacement is always 4 bytes (found in python3's code with --region '*').
+TEST(Displaced, SseRipRelativeWithAnOperandSizePrefixIsRelocated) {
+  // movdqa xmm0, [rip + 0x972e8]  (66 0f 6f 05 e8 72 09 00), at 0x10000, slot at 0x20000
+  const uint8_t insn[] = {0x66, 0x0f, 0x6f, 0x05, 0xe8, 0x72, 0x09, 0x00};
+  auto d = prepare_displaced(insn, sizeof insn, TraceeAddr(0x10000), TraceeAddr(0x20000));
+  ASSERT_EQ(d.mode, Displaced::Mode::Step);
+  int32_t disp = 0;
+  std::memcpy(&disp, d.copy.data() + 4, 4);
+  EXPECT_EQ(0x20000 + 8 + int64_t(disp), 0x10000 + 8 + 0x972e8);
+}
+
 TEST(Displaced, FixupMapsRipAndTheReturnAddressBack) {
   // call rel32 (+0x50) at 0x10000, stepped at slot 0x20000.
   const uint8_t call[] = {0xe8, 0x50, 0x00, 0x00, 0x00};

@@ -1,0 +1,253 @@
+#include "probes/entry_patch.hpp"
+
+#include <capstone/capstone.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "common/error.hpp"
+#include "preload/patch_format.h"
+
+namespace roofprof::probes {
+
+namespace {
+
+constexpr uint8_t kEndbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};  // not known to every capstone 4 build
+
+class Decoder {
+ public:
+  Decoder() {
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h_) != CS_ERR_OK) throw UserError("capstone: cannot open x86-64 disassembler");
+    cs_option(h_, CS_OPT_DETAIL, CS_OPT_ON);
+    insn_ = cs_malloc(h_);
+  }
+  ~Decoder() {
+    cs_free(insn_, 1);
+    cs_close(&h_);
+  }
+  // Decodes one instruction at code[0..avail) (address `at`); nullptr when it cannot.
+  const cs_insn* decode(const uint8_t* code, size_t avail, uint64_t at) {
+    const uint8_t* p = code;
+    size_t n = avail;
+    uint64_t a = at;
+    return cs_disasm_iter(h_, &p, &n, &a, insn_) ? insn_ : nullptr;
+  }
+
+ private:
+  csh h_ = 0;
+  cs_insn* insn_ = nullptr;
+};
+
+Decoder& decoder() {
+  thread_local Decoder d;
+  return d;
+}
+
+bool in_group(const cs_insn* insn, uint8_t group) {
+  for (uint8_t i = 0; i < insn->detail->groups_count; ++i)
+    if (insn->detail->groups[i] == group) return true;
+  return false;
+}
+
+bool is_endbr64(const uint8_t* code, size_t avail) {
+  return avail >= 4 && std::memcmp(code, kEndbr64, 4) == 0;
+}
+
+}  // namespace
+
+std::vector<uint64_t> branch_targets(std::span<const uint8_t> code, uint64_t entry) {
+  std::vector<uint64_t> out;
+  size_t off = 0;
+  while (off < code.size()) {
+    if (is_endbr64(code.data() + off, code.size() - off)) {
+      off += 4;
+      continue;
+    }
+    const cs_insn* insn = decoder().decode(code.data() + off, code.size() - off, entry + off);
+    if (!insn) {
+      ++off;  // data or an unknown instruction: resynchronise
+      continue;
+    }
+    if (in_group(insn, CS_GRP_BRANCH_RELATIVE)) {
+      const cs_x86& x = insn->detail->x86;
+      for (uint8_t i = 0; i < x.op_count; ++i)
+        if (x.operands[i].type == X86_OP_IMM) out.push_back(uint64_t(x.operands[i].imm));
+    }
+    off += insn->size;
+  }
+  return out;
+}
+
+std::optional<size_t> disp32_offset(std::span<const uint8_t> insn, size_t reported, int64_t disp) {
+  auto holds = [&](size_t at) {
+    if (at == 0 || at + 4 > insn.size()) return false;
+    int32_t d;
+    std::memcpy(&d, insn.data() + at, 4);
+    return int64_t(d) == disp;
+  };
+  if (holds(reported)) return reported;
+  for (size_t at = 1; at + 4 <= insn.size(); ++at)
+    if (holds(at)) return at;
+  return std::nullopt;
+}
+
+std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr) {
+  std::vector<uint64_t> out;
+  auto rel_at = [&](size_t i) {
+    int32_t r;
+    std::memcpy(&r, code.data() + i, 4);
+    return r;
+  };
+  for (size_t i = 0; i + 5 <= code.size(); ++i) {
+    const uint8_t b = code[i];
+    if (b == 0xe8 || b == 0xe9) {
+      out.push_back(addr + i + 5 + uint64_t(int64_t(rel_at(i + 1))));
+    } else if (b == 0x0f && i + 6 <= code.size() && code[i + 1] >= 0x80 && code[i + 1] <= 0x8f) {
+      out.push_back(addr + i + 6 + uint64_t(int64_t(rel_at(i + 2))));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+void put_abs_jump(std::vector<uint8_t>& out, uint64_t to) {  // jmp *0(%rip); .quad to
+  const uint8_t op[] = {0xff, 0x25, 0, 0, 0, 0};
+  out.insert(out.end(), std::begin(op), std::end(op));
+  for (int i = 0; i < 8; ++i) out.push_back(uint8_t(to >> (8 * i)));
+}
+
+int32_t rel32(int64_t d, const char* what) {
+  if (d < std::numeric_limits<int32_t>::min() || d > std::numeric_limits<int32_t>::max())
+    throw UserError(fmt::format("cannot patch: {} out of rel32 reach", what));
+  return int32_t(d);
+}
+
+}  // namespace
+
+std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> code, uint64_t entry,
+                                                       std::span<const uint64_t> other_sites) {
+  if (code.size() < RP_PATCH_JUMP_BYTES) return std::string("the function is shorter than the jump");
+  EntryPatch p;
+  p.entry = entry;
+  size_t off = 0;
+  int64_t stack_depth = 0;  // bytes pushed since the entry: the return address is at stack_depth(%rsp)
+  while (off < RP_PATCH_JUMP_BYTES) {
+    const uint8_t* at = code.data() + off;
+    size_t avail = code.size() - off;
+    EntryPatch::Insn in;
+    in.offset = uint8_t(off);
+    if (is_endbr64(at, avail)) {
+      in.size = 4;
+      p.text += "endbr64; ";
+    } else {
+      const cs_insn* insn = decoder().decode(at, avail, entry + off);
+      if (!insn) return fmt::format("cannot decode the instruction at +{}", off);
+      std::string text = fmt::format("{} {}", insn->mnemonic, insn->op_str);
+      const uint8_t* b = at[0] == 0xf2 ? at + 1 : at;  // a bnd prefix
+      const cs_x86& x = insn->detail->x86;
+      const bool relative = in_group(insn, CS_GRP_BRANCH_RELATIVE);
+      if (relative && (b[0] == 0xeb || b[0] == 0xe9)) {
+        in.kind = EntryPatch::Insn::Kind::Jump;
+      } else if (relative && ((b[0] >= 0x70 && b[0] <= 0x7f) || (b[0] == 0x0f && b[1] >= 0x80 && b[1] <= 0x8f))) {
+        in.kind = EntryPatch::Insn::Kind::CondJump;
+        in.cond = uint8_t((b[0] == 0x0f ? b[1] : b[0]) & 0x0f);
+      } else {
+        for (uint8_t g : {uint8_t(CS_GRP_CALL), uint8_t(CS_GRP_INT), uint8_t(CS_GRP_IRET),
+                          uint8_t(CS_GRP_BRANCH_RELATIVE)})
+          if (in_group(insn, g)) return fmt::format("its first bytes hold '{}', which cannot run elsewhere", text);
+      }
+      if (in.kind != EntryPatch::Insn::Kind::Copy) {
+        for (uint8_t i = 0; i < x.op_count; ++i)
+          if (x.operands[i].type == X86_OP_IMM) in.target = uint64_t(x.operands[i].imm);
+      }
+      // The agent replaces the return address before these instructions run: one that reads it
+      // would see the agent's exit stub (what breakpoints leave alone).
+      if (insn->id == X86_INS_POP && stack_depth == 0)
+        return fmt::format("its first bytes pop its return address ({})", text);
+      for (uint8_t i = 0; in.kind == EntryPatch::Insn::Kind::Copy && i < x.op_count; ++i) {
+        const cs_x86_op& op = x.operands[i];
+        if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RSP && op.mem.index == X86_REG_INVALID &&
+            op.mem.disp >= stack_depth && op.mem.disp < stack_depth + 8 && insn->id != X86_INS_LEA)
+          return fmt::format("its first bytes read its return address ({})", text);
+        if (op.type == X86_OP_REG && (op.reg == X86_REG_RIP || op.reg == X86_REG_EIP))
+          return fmt::format("its first bytes read the instruction pointer ({})", text);
+        if (op.type == X86_OP_MEM && (op.mem.base == X86_REG_RIP || op.mem.index == X86_REG_RIP)) {
+          auto at_disp = disp32_offset({at, insn->size}, x.encoding.disp_offset, op.mem.disp);
+          if (!at_disp || op.mem.index == X86_REG_RIP) return fmt::format("cannot relocate '{}'", text);
+          in.disp_offset = int8_t(*at_disp);
+        }
+      }
+      if (insn->id == X86_INS_PUSH) stack_depth += 8;
+      if (insn->id == X86_INS_SUB && x.op_count == 2 && x.operands[0].type == X86_OP_REG &&
+          x.operands[0].reg == X86_REG_RSP && x.operands[1].type == X86_OP_IMM)
+        stack_depth += x.operands[1].imm;
+      in.size = uint8_t(insn->size);
+      p.text += text + "; ";
+    }
+    p.insns.push_back(in);
+    off += in.size;
+    if (off > code.size()) return std::string("the function ends inside its first instructions");
+  }
+  p.original.assign(code.begin(), code.begin() + ptrdiff_t(off));
+  if (p.text.size() >= 2) p.text.resize(p.text.size() - 2);
+  for (uint64_t s : other_sites)
+    if (s > entry && s < entry + off) return fmt::format("another probe site lies in its first {} bytes", off);
+  for (uint64_t t : branch_targets(code, entry))
+    if (t > entry && t < entry + off) return fmt::format("a jump inside the function lands in its first {} bytes", off);
+  return p;
+}
+
+std::vector<uint8_t> thunk_code(const EntryPatch& p, uint64_t thunk, uint64_t agent_entry, uint32_t region_word) {
+  std::vector<uint8_t> out = {0x41, 0x53};  // push %r11
+  // lea desc(%rip), %r11
+  const int32_t to_desc = int32_t(RP_PATCH_DESC_OFFSET) - 9;
+  const uint8_t lea[] = {0x4c, 0x8d, 0x1d};
+  out.insert(out.end(), std::begin(lea), std::end(lea));
+  for (int i = 0; i < 4; ++i) out.push_back(uint8_t(uint32_t(to_desc) >> (8 * i)));
+  put_abs_jump(out, agent_entry);
+  out.resize(RP_PATCH_DESC_OFFSET, 0xcc);
+  rp_patch_desc desc{region_word, 0, thunk + RP_PATCH_CODE_OFFSET};
+  const auto* d = reinterpret_cast<const uint8_t*>(&desc);
+  out.insert(out.end(), d, d + sizeof desc);
+  static_assert(RP_PATCH_DESC_OFFSET + sizeof(rp_patch_desc) <= RP_PATCH_CODE_OFFSET);
+  out.resize(RP_PATCH_CODE_OFFSET, 0xcc);
+  for (const auto& in : p.insns) {
+    if (in.kind == EntryPatch::Insn::Kind::CondJump) {
+      out.push_back(uint8_t(0x70 | (in.cond ^ 1)));  // the inverse condition skips the jump
+      out.push_back(14);
+    }
+    if (in.kind != EntryPatch::Insn::Kind::Copy) {
+      put_abs_jump(out, in.target);
+      continue;
+    }
+    size_t at = out.size();
+    out.insert(out.end(), p.original.begin() + in.offset, p.original.begin() + in.offset + in.size);
+    if (in.disp_offset >= 0) {
+      int32_t disp;
+      std::memcpy(&disp, &out[at + size_t(in.disp_offset)], 4);
+      // The displacement is relative to the end of the instruction: same target from the thunk.
+      int64_t moved = int64_t(p.entry + in.offset) - int64_t(thunk + at);
+      int32_t nd = rel32(int64_t(disp) + moved, "a relocated rip-relative operand");
+      std::memcpy(&out[at + size_t(in.disp_offset)], &nd, 4);
+    }
+  }
+  put_abs_jump(out, p.entry + p.original.size());
+  if (out.size() > RP_PATCH_THUNK_BYTES) throw UserError("cannot patch: the thunk is too long");
+  out.resize(RP_PATCH_THUNK_BYTES, 0xcc);
+  return out;
+}
+
+std::vector<uint8_t> entry_jump(const EntryPatch& p, uint64_t thunk) {
+  std::vector<uint8_t> out(p.original.size(), 0xcc);
+  out[0] = 0xe9;
+  int32_t d = rel32(int64_t(thunk) - int64_t(p.entry + RP_PATCH_JUMP_BYTES), "the thunk");
+  std::memcpy(&out[1], &d, 4);
+  return out;
+}
+
+}  // namespace roofprof::probes

@@ -1,0 +1,111 @@
+// Entry patches (docs/preload.md, "Entry patches"): in the default (combined) mode the tracer
+// patches the entries of static functions of the executable, and the in-process agent measures
+// their calls without a ptrace stop; an entry that cannot be patched keeps a breakpoint and the
+// result says so.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+RunResult patch_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program_args,
+                    const std::vector<std::string>& options = {}, const RunOptions& ro = {}) {
+  std::vector<std::string> args{"run", "--backend", "time", "-q"};
+  args.insert(args.end(), options.begin(), options.end());
+  for (const auto& r : regions) {
+    args.push_back("-r");
+    args.push_back(r);
+  }
+  args.push_back("--");
+  args.push_back(fixture("run_patch_calls"));
+  args.insert(args.end(), program_args.begin(), program_args.end());
+  return sb.roofprof(args, ro);
+}
+
+bool has_warning(const json& doc, const std::string& part) {
+  for (const auto& w : doc.value("warnings", json::array()))
+    if (w.get<std::string>().find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(EntryPatch, StaticFunctionsOfTheExecutableAreMeasuredWithoutStops) {
+  for (bool unprivileged : {false, true}) {
+    SCOPED_TRACE(unprivileged ? "as nobody" : "as root");
+    Sandbox sb;
+    RunOptions ro;
+    ro.unprivileged = unprivileged;
+    auto r = patch_run(sb, {"st_tiny", "st_guarded"}, {"100000", "0"}, {}, ro);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    EXPECT_EQ(r.out, "100000 " + std::to_string([] {
+                long g = 0;
+                for (long i = 0; i < 1000; ++i) {
+                  long n = i % 7, s = 0;
+                  for (long k = 0; k < n; ++k) s += k ^ (s >> 3);
+                  g += s;
+                }
+                return g;
+              }()) + " 0\n");
+    json doc = load_result(r);
+    json tiny = region(doc, "st_tiny");
+    EXPECT_EQ(calls(tiny), 100000) << tiny.dump();
+    EXPECT_EQ(closed_by(tiny, "return"), 100000) << tiny.dump();
+    EXPECT_EQ(tiny["sources"]["calls"], "patch") << tiny.dump();
+    EXPECT_FALSE(tiny.contains("probe_cost") && !tiny["probe_cost"].is_null()) << tiny.dump();  // no stops
+    json guarded = region(doc, "st_guarded");
+    EXPECT_EQ(calls(guarded), 1000) << guarded.dump();
+    EXPECT_EQ(guarded["sources"]["calls"], "patch") << guarded.dump();
+    EXPECT_FALSE(has_warning(doc, "cannot be patched")) << doc["warnings"].dump();
+  }
+}
+
+TEST(EntryPatch, AnEntryThatCannotBePatchedKeepsABreakpointAndSaysWhy) {
+  Sandbox sb;
+  auto r = patch_run(sb, {"st_unpatchable", "st_tiny"}, {"1000", "25"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  json u = region(doc, "st_unpatchable");
+  EXPECT_EQ(calls(u), 25) << u.dump();
+  EXPECT_EQ(u["sources"]["calls"], "breakpoint") << u.dump();
+  EXPECT_TRUE(has_warning(doc, "region 'st_unpatchable': the entry of st_unpatchable (run_patch_calls) cannot be "
+                               "patched (a jump inside the function lands in its first 5 bytes)"))
+      << doc["warnings"].dump();
+  EXPECT_EQ(region(doc, "st_tiny")["sources"]["calls"], "patch");
+}
+
+// Every function of python3, numpy, OpenBLAS and the C library at once (--region '*'): more
+// than 20,000 entries patched, hand-written assembly (glibc's string functions, which jump into
+// each other's first bytes), local functions whose callers keep values in registers across
+// the call (-fipa-ra), setjmp, the dynamic linker's internal longjmps. The program must compute
+// the same result, and the calls it makes through the patches must be counted.
+TEST(EntryPatch, EveryFunctionOfPythonNumpyAndOpenBlasAtOnce) {
+  Sandbox sb;
+  RunOptions ro;
+  ro.timeout = 240s;
+  ro.env["OPENBLAS_NUM_THREADS"] = "1";
+  auto r = sb.roofprof({"run", "--backend", "time", "-q", "--max-probe-slowdown", "0", "-r", "*", "--",
+                        "/usr/bin/python3", "-c", "import numpy as np; a=np.ones((50,50)); print((a@a).sum())"},
+                       ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, "125000.0\n");
+  json doc = load_result(r);
+  size_t patched = 0;
+  for (const auto& reg : doc["regions"])
+    if (reg["sources"].value("calls", "").find("patch") != std::string::npos) ++patched;
+  EXPECT_GT(patched, 20000u);
+  json init = region(doc, "PyPreConfig_InitPythonConfig");  // local; its caller keeps r8-r10 across the call
+  EXPECT_EQ(calls(init), 1) << init.dump();
+  EXPECT_EQ(init["sources"]["calls"], "patch") << init.dump();
+  json gemm = region(doc, "cblas_dgemm");  // numpy's a@a
+  EXPECT_GE(calls(gemm), 1) << gemm.dump();
+}
+
+TEST(EntryPatch, NoPreloadMeasuresWithBreakpoints) {
+  Sandbox sb;
+  auto r = patch_run(sb, {"st_tiny"}, {"200", "0"}, {"--no-preload"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json t = region(load_result(r), "st_tiny");
+  EXPECT_EQ(calls(t), 200);
+  EXPECT_EQ(t["sources"]["calls"], "breakpoint");
+}
+
+}  // namespace
+}  // namespace it

@@ -1,0 +1,156 @@
+#include "probes/entry_patch.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "preload/patch_format.h"
+
+namespace roofprof::probes {
+namespace {
+
+EntryPatch patch_of(const std::variant<EntryPatch, std::string>& v) {
+  if (auto* why = std::get_if<std::string>(&v)) ADD_FAILURE() << "not patchable: " << *why;
+  return std::holds_alternative<EntryPatch>(v) ? std::get<EntryPatch>(v) : EntryPatch{};
+}
+
+std::string refusal(const std::variant<EntryPatch, std::string>& v) {
+  return std::holds_alternative<std::string>(v) ? std::get<std::string>(v) : "";
+}
+
+uint64_t u64_at(const std::vector<uint8_t>& b, size_t at) {
+  uint64_t v;
+  std::memcpy(&v, &b[at], 8);
+  return v;
+}
+
+// endbr64; push rbp; mov rbp,rsp; mov eax,[rip+0x100]; pop rbp; ret
+const std::vector<uint8_t> kPrologue = {0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5,
+                                        0x8b, 0x05, 0x00, 0x01, 0x00, 0x00, 0x5d, 0xc3};
+
+TEST(EntryPatch, DisplacesWholeInstructionsCoveringTheJump) {
+  auto v = plan_entry_patch(kPrologue, 0x401000, {});
+  EntryPatch p = patch_of(v);
+  ASSERT_EQ(p.insns.size(), 2u);  // endbr64 (4) and push rbp (1): 5 bytes
+  EXPECT_EQ(p.original.size(), 5u);
+  auto jump = entry_jump(p, 0x402000);
+  ASSERT_EQ(jump.size(), 5u);
+  EXPECT_EQ(jump[0], 0xe9);
+  int32_t rel;
+  std::memcpy(&rel, &jump[1], 4);
+  EXPECT_EQ(0x401000 + 5 + int64_t(rel), 0x402000);
+}
+
+TEST(EntryPatch, ThunkEntersTheAgentWithItsDescriptorAndJumpsBack) {
+  auto v = plan_entry_patch(kPrologue, 0x401000, {});
+  EntryPatch p = patch_of(v);
+  const uint64_t thunk = 0x500000, agent = 0x7f0000001230;
+  auto code = thunk_code(p, thunk, agent, RP_PATCH_REGION_FLAG | 7);
+  ASSERT_EQ(code.size(), RP_PATCH_THUNK_BYTES);
+  // push %r11, then lea desc(%rip), %r11 lands on the descriptor
+  EXPECT_EQ(code[0], 0x41);
+  EXPECT_EQ(code[1], 0x53);
+  int32_t lea;
+  std::memcpy(&lea, &code[5], 4);
+  EXPECT_EQ(9 + lea, int32_t(RP_PATCH_DESC_OFFSET));
+  EXPECT_EQ(code[9], 0xff);
+  EXPECT_EQ(code[10], 0x25);
+  EXPECT_EQ(u64_at(code, 15), agent);
+  rp_patch_desc d;
+  std::memcpy(&d, &code[RP_PATCH_DESC_OFFSET], sizeof d);
+  EXPECT_EQ(d.region, RP_PATCH_REGION_FLAG | 7);
+  EXPECT_EQ(d.continuation, thunk + RP_PATCH_CODE_OFFSET);
+  // the displaced bytes, then jmp *(entry + 5)
+  EXPECT_TRUE(std::equal(p.original.begin(), p.original.end(), code.begin() + RP_PATCH_CODE_OFFSET));
+  size_t back = RP_PATCH_CODE_OFFSET + p.original.size();
+  EXPECT_EQ(code[back], 0xff);
+  EXPECT_EQ(u64_at(code, back + 6), 0x401000u + 5);
+}
+
+TEST(EntryPatch, RipRelativeOperandKeepsItsTarget) {
+  // mov rax,[rip+0x100]; ret ... (7 + 1 bytes, padded)
+  std::vector<uint8_t> f = {0x48, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00, 0xc3, 0x90, 0x90};
+  auto v = plan_entry_patch(f, 0x10000, {});
+  EntryPatch p = patch_of(v);
+  ASSERT_EQ(p.original.size(), 7u);
+  const uint64_t thunk = 0x20000;
+  auto code = thunk_code(p, thunk, 0x1234, RP_PATCH_REGION_FLAG);
+  int32_t disp;
+  std::memcpy(&disp, &code[RP_PATCH_CODE_OFFSET + 3], 4);
+  EXPECT_EQ(int64_t(thunk + RP_PATCH_CODE_OFFSET + 7) + disp, 0x10000 + 7 + 0x100);
+}
+
+TEST(EntryPatch, RefusesWhatCannotRunElsewhere) {
+  // a call in the first bytes: its return address would point into the thunk
+  std::string why = refusal(plan_entry_patch(std::vector<uint8_t>{0xe8, 0, 0, 0, 0, 0xc3}, 0x1000, {}));
+  EXPECT_NE(why.find("cannot run elsewhere"), std::string::npos) << why;
+  // xor eax,eax; ret: shorter than the jump
+  EXPECT_NE(refusal(plan_entry_patch(std::vector<uint8_t>{0x31, 0xc0, 0xc3}, 0x1000, {})), "");
+  // loop rel8 has no absolute form
+  EXPECT_NE(refusal(plan_entry_patch(std::vector<uint8_t>{0xe2, 0x10, 0x90, 0x90, 0x90, 0xc3}, 0x1000, {})), "");
+}
+
+TEST(EntryPatch, RefusesToDisplaceAReadOfTheReturnAddress) {
+  // mov (%rsp),%rax; ret: the agent's exit stub would be read instead
+  std::string why = refusal(plan_entry_patch(std::vector<uint8_t>{0x48, 0x8b, 0x04, 0x24, 0xc3, 0x90}, 0x1000, {}));
+  EXPECT_NE(why.find("return address"), std::string::npos) << why;
+  // push %rbx; mov 8(%rsp),%rax: the same slot after one push
+  why = refusal(plan_entry_patch(std::vector<uint8_t>{0x53, 0x48, 0x8b, 0x44, 0x24, 0x08, 0xc3}, 0x1000, {}));
+  EXPECT_NE(why.find("return address"), std::string::npos) << why;
+  // push %rbx; mov (%rsp),%rax reads the pushed rbx: fine
+  EXPECT_EQ(refusal(plan_entry_patch(std::vector<uint8_t>{0x53, 0x48, 0x8b, 0x04, 0x24, 0x5b, 0xc3}, 0x1000, {})), "");
+}
+
+TEST(EntryPatch, ATinyFunctionEndingInRetIsPatched) {
+  // lea 1(%rdi),%rax; ret: ret runs the same from the thunk
+  std::vector<uint8_t> f = {0x48, 0x8d, 0x47, 0x01, 0xc3};
+  EntryPatch p = patch_of(plan_entry_patch(f, 0x1000, {}));
+  EXPECT_EQ(p.original.size(), 5u);
+}
+
+TEST(EntryPatch, RelativeJumpsBecomeAbsolute) {
+  // test edi,edi; jle +0x20; ret (2 + 2 + 1 bytes): jle goes to 0x1000 + 4 + 0x20
+  std::vector<uint8_t> f(0x40, 0x90);
+  const uint8_t head[] = {0x85, 0xff, 0x7e, 0x20, 0xc3};
+  std::copy(std::begin(head), std::end(head), f.begin());
+  EntryPatch p = patch_of(plan_entry_patch(f, 0x1000, {}));
+  ASSERT_EQ(p.insns.size(), 3u);
+  EXPECT_EQ(p.insns[1].kind, EntryPatch::Insn::Kind::CondJump);
+  EXPECT_EQ(p.insns[1].target, 0x1024u);
+  auto code = thunk_code(p, 0x9000, 0x1234, RP_PATCH_REGION_FLAG);
+  size_t c = RP_PATCH_CODE_OFFSET;
+  EXPECT_EQ(code[c], 0x85);       // test copied
+  EXPECT_EQ(code[c + 2], 0x7f);   // jg (the inverse of jle) over the absolute jump
+  EXPECT_EQ(code[c + 3], 14);
+  EXPECT_EQ(code[c + 4], 0xff);
+  EXPECT_EQ(u64_at(code, c + 10), 0x1024u);
+  EXPECT_EQ(code[c + 18], 0xc3);  // ret copied
+  // jmp rel32 (a wrapper's tail call) becomes jmp *abs
+  std::vector<uint8_t> w = {0xe9, 0x00, 0x10, 0x00, 0x00, 0xcc};
+  EntryPatch q = patch_of(plan_entry_patch(w, 0x2000, {}));
+  auto qc = thunk_code(q, 0x9000, 0x1234, RP_PATCH_REGION_FLAG);
+  EXPECT_EQ(qc[RP_PATCH_CODE_OFFSET], 0xff);
+  EXPECT_EQ(u64_at(qc, RP_PATCH_CODE_OFFSET + 6), 0x2000u + 5 + 0x1000);
+}
+
+TEST(EntryPatch, RefusesWhenALoopJumpsIntoTheDisplacedBytes) {
+  // 0: endbr64; 4: add eax,1 (83 c0 01); 7: cmp eax,edi (39 f8); 9: jne 4 (75 f9); b: ret
+  std::vector<uint8_t> f = {0xf3, 0x0f, 0x1e, 0xfa, 0x83, 0xc0, 0x01, 0x39, 0xf8, 0x75, 0xf9, 0xc3};
+  std::string why = refusal(plan_entry_patch(f, 0x1000, {}));
+  EXPECT_NE(why.find("jump inside the function"), std::string::npos) << why;
+  // A loop back to the entry itself runs the jump again: the agent sees the region open on
+  // that thread (recursion, counted once), as a breakpoint there would.
+  f[10] = uint8_t(0 - 11);  // jne 0
+  EXPECT_EQ(refusal(plan_entry_patch(f, 0x1000, {})), "");
+}
+
+TEST(EntryPatch, RefusesWhenAnotherSiteIsInTheDisplacedBytes) {
+  std::vector<uint64_t> sites = {0x401004};  // push rbp, after endbr64
+  std::string why = refusal(plan_entry_patch(kPrologue, 0x401000, sites));
+  EXPECT_NE(why.find("another probe site"), std::string::npos) << why;
+  std::vector<uint64_t> at_entry = {0x401000, 0x401008};
+  EXPECT_EQ(refusal(plan_entry_patch(kPrologue, 0x401000, at_entry)), "");
+}
+
+}  // namespace
+}  // namespace roofprof::probes

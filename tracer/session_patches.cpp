@@ -1,0 +1,184 @@
+// Entry patches (combined mode, docs/preload.md "Entry patches"): the tracer rewrites the first
+// bytes of a region function into a jump to a thunk that enters the in-process agent, which
+// records the call without a ptrace stop. A patch is written while the module's code has not
+// run yet (at the dynamic linker's notification that new modules are mapped, before their
+// relocation and constructors), so no thread can be inside the bytes it replaces.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common/error.hpp"
+#include "common/strings.hpp"
+#include "preload/patch_format.h"
+#include "probes/entry_patch.hpp"
+#include "tracer/session.hpp"
+
+namespace roofprof::tracer {
+
+namespace {
+
+constexpr const char* kAgentModule = "libroofprof-preload.so";
+constexpr uint64_t kMaxScannedBytes = 1u << 20;  // a longer function is scanned this far only
+
+bool never_patched(const std::string& path) {
+  std::string base(path_basename(path));
+  return base == kAgentModule || base.rfind("ld-linux", 0) == 0;
+}
+
+// Functions entered without a return address on the stack: the agent would take the word at
+// the stack pointer for one and replace it (argc at a program's entry point, the signal frame
+// at the signal restorer). Breakpoints check each entry instead (follows_a_call).
+bool entered_without_a_call(const symbolizer::ElfFile& elf, const symbolizer::Symbol& s) {
+  return s.value == elf.entry() || s.name == "__restore_rt" || s.name == "__start_context" ||
+         s.name == "_start" || s.name == "_dl_start_user";
+}
+
+// Functions that save their return address to come back through it later (setjmp, the
+// *context family) or return twice on one stack (vfork): they would save the agent's exit
+// stub, whose shadow-stack frame is gone by then.
+bool keeps_its_return_address(const symbolizer::Symbol& s) {
+  const std::string& n = s.name;
+  return n.find("setjmp") != std::string::npos || n.find("getcontext") != std::string::npos ||
+         n.find("swapcontext") != std::string::npos || n.find("vfork") != std::string::npos;
+}
+
+}  // namespace
+
+bool Session::defer_for_agent(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
+  ThreadGroup& g = *t.group;
+  if (!opts_.agent || !g.measured) return false;
+  if (path_basename(m.path) == kAgentModule && !g.patch_entry) {
+    for (const auto& s : m.elf->functions())
+      if (s.name == RP_PATCH_ENTRY_SYMBOL) g.patch_entry = TraceeAddr(m.bias + s.value);
+    if (g.patch_entry) place_deferred(t);
+  }
+  if (g.patch_entry || g.initial_check_done) return false;
+  g.deferred.emplace_back(std::make_pair(m.path, m.start), is_main);
+  return true;
+}
+
+// In the order the modules appeared: the executable (mapped at exec) first.
+void Session::place_deferred(Task& t) {
+  ThreadGroup& g = *t.group;
+  auto waiting = std::move(g.deferred);
+  g.deferred.clear();
+  for (const auto& [key, is_main] : waiting) {
+    auto it = g.modules.find(key);
+    if (it != g.modules.end()) place_region_probes(t, it->second, is_main);
+  }
+}
+
+// Whether code outside the function jumps into (entry, entry + len): a rel32 anywhere in the
+// module (byte scan), or a rel8 of a function within reach.
+std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::LoadedModule& m,
+                                                const symbolizer::Symbol& self, uint64_t entry, size_t len) {
+  const TraceeMemory& mem = t.group->as->mem();
+  auto key = std::make_pair(m.path, m.bias);
+  auto it = rel32_index_.find(key);
+  if (it == rel32_index_.end()) {
+    std::vector<uint64_t> all;
+    for (const auto& seg : m.elf->segments()) {
+      if (!seg.exec || seg.filesz == 0) continue;
+      std::vector<uint8_t> text(seg.filesz);
+      if (!mem.read(TraceeAddr(m.bias + seg.vaddr), text.data(), text.size())) continue;
+      auto found = probes::rel32_targets(text, m.bias + seg.vaddr);
+      all.insert(all.end(), found.begin(), found.end());
+    }
+    std::sort(all.begin(), all.end());
+    it = rel32_index_.emplace(key, std::move(all)).first;
+  }
+  const auto& targets = it->second;
+  auto hit = std::upper_bound(targets.begin(), targets.end(), entry);
+  if (hit != targets.end() && *hit < entry + len)
+    return fmt::format("code elsewhere in the module jumps into its first {} bytes", len);
+  // rel8 jumps reach 128 bytes: the functions around it, decoded from their starts.
+  constexpr uint64_t kReach = 130;
+  for (const auto& s : m.elf->functions()) {
+    if (s.value == self.value || s.size == 0) continue;
+    uint64_t lo = m.bias + s.value, hi = lo + s.size;
+    if (hi + kReach <= entry || lo >= entry + len + kReach) continue;
+    std::vector<uint8_t> code(std::min<uint64_t>(s.size, entry + len + kReach - lo));
+    if (!mem.read(TraceeAddr(lo), code.data(), code.size())) continue;
+    for (uint64_t target : probes::branch_targets(code, lo))
+      if (target > entry && target < entry + len)
+        return fmt::format("{} jumps into its first {} bytes", s.name, len);
+  }
+  return std::nullopt;
+}
+
+std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModule& m,
+                                          const std::vector<probes::PlannedProbe>& planned,
+                                          const std::set<uint64_t>& busy, std::map<uint64_t, std::string>* refused) {
+  ThreadGroup& g = *t.group;
+  std::set<uint64_t> done;
+  if (!opts_.agent || !g.patch_entry || never_patched(m.path)) return done;
+  std::map<uint64_t, std::vector<regions::RegionId>> entries;
+  std::vector<uint64_t> sites;  // absolute: every other probe of the module
+  for (const auto& p : planned) {
+    sites.push_back(m.bias + p.address);
+    if (p.role == probes::SiteRole::Entry && !p.ifunc) entries[p.address].push_back(p.region);
+  }
+  for (uint64_t b : busy) sites.push_back(m.bias + b);
+  for (auto& [address, regions] : entries) {
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+    if (busy.count(address) || !opts_.agent->may_patch(regions)) continue;
+    const symbolizer::Symbol* sym = m.elf->function_at(address);
+    const std::string name = sym ? sym->name : fmt::format("{:#x}", address);
+    auto refuse = [&](const std::string& why) {
+      (*refused)[address] = fmt::format("region '{}': the entry of {} ({}) cannot be patched ({}): a breakpoint "
+                                        "measures it, a ptrace stop per call",
+                                        planner_.regions().at(regions.front()).name, name, path_basename(m.path), why);
+    };
+    if (!sym || sym->value != address || sym->size == 0) {
+      refuse("its size is unknown");
+      continue;
+    }
+    if (entered_without_a_call(*m.elf, *sym)) {
+      refuse("it is entered without a call");
+      continue;
+    }
+    if (keeps_its_return_address(*sym)) {
+      refuse("it keeps its return address to return through it again");
+      continue;
+    }
+    const TraceeAddr entry(m.bias + address);
+    std::vector<uint8_t> code(std::min(sym->size, kMaxScannedBytes));
+    if (!g.as->mem().read(entry, code.data(), code.size())) {
+      refuse("its code cannot be read");
+      continue;
+    }
+    auto plan = probes::plan_entry_patch(code, entry.value(), sites);
+    if (auto* why = std::get_if<std::string>(&plan)) {
+      refuse(*why);
+      continue;
+    }
+    const auto& patch = std::get<probes::EntryPatch>(plan);
+    if (auto why = jumped_into(t, m, *sym, entry.value(), patch.original.size())) {
+      refuse(*why);
+      continue;
+    }
+    TraceeAddr thunk = g.as->take_code(entry, RP_PATCH_THUNK_BYTES,
+                                       [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); });
+    if (!thunk) {
+      refuse("no scratch page could be mapped near it");
+      continue;
+    }
+    try {
+      auto jump = probes::entry_jump(patch, thunk.value());
+      auto body = probes::thunk_code(patch, thunk.value(), g.patch_entry.value(), opts_.agent->patched(regions));
+      if (!g.as->mem().write(thunk, body.data(), body.size()) || !g.as->mem().write(entry, jump.data(), jump.size())) {
+        refuse("its code cannot be written");
+        continue;
+      }
+    } catch (const UserError& e) {
+      refuse(e.what());
+      continue;
+    }
+    done.insert(address);
+  }
+  return done;
+}
+
+}  // namespace roofprof::tracer
