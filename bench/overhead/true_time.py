@@ -10,9 +10,11 @@ bench_true_time WHAT N makes N calls and times its own loop (CLOCK_MONOTONIC via
   lib        an exported library function with no work, called through the PLT
   fftw       fftw_execute of a 1024-point complex 1D plan
 Each WHAT runs bare and under roofprof, interleaved, --reps times (medians printed):
-  sw        roofprof run --backend time: the native run of every mode (on a machine without a
-            PMU the default, auto, chooses emulation, whose native run is this one), counting
-            its default software events (task-clock, page-faults, context-switches)
+  default   roofprof run with no option: on a machine without a PMU, auto chooses emulation; its
+            native run (the one timed here; the emulated run follows and prints again) patches
+            the entries and reads the clock only
+  sw        roofprof run --backend time: the same mechanism, counting the time backend's
+            software events (task-clock, page-faults, context-switches)
   clock     the same, counting no event (--events none): the clock only
   ptrace    roofprof run --backend time --no-preload: breakpoints, for reference (fewer calls)
 Columns: the program's own time per call, bare and under roofprof; overhead per call (the
@@ -41,6 +43,7 @@ def main():
     out = os.path.join(tempfile.mkdtemp(), "r.json")
     regions = {"tiny": "tiny", "static1us": "static1us", "lib": "bench_kernel", "fftw": "fftw_execute"}
     configs = {
+        "default": [],
         "sw": ["--backend", "time"],
         "clock": ["--backend", "time", "--events", "none"],
         "ptrace": ["--backend", "time", "--no-preload"],
