@@ -113,6 +113,7 @@ void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
 
 void CombinedAgent::finish(tracer::SessionOutcome& out) {
   collector_.finish(monotonic_ns());
+  if (auto c = collector_.boundary_cost()) out.agent_boundary = result::AgentBoundary{c->inside_s, c->per_call_s, c->calls};
   for (auto& w : collector_.warnings()) out.warnings.push_back(std::move(w));
   if (!collector_.complete()) out.complete = false;
   std::string unseen;

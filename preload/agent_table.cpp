@@ -49,6 +49,15 @@ AgentTable parse_table(std::string_view text) {
         t.regions[a].callers.emplace_back(rest);
         continue;
       }
+    } else if (tag == "C") {
+      uint64_t ns = 0;
+      std::string_view n_ns = rest;
+      std::string_view calls = word(n_ns);
+      auto [p, ec] = std::from_chars(n_ns.data(), n_ns.data() + n_ns.size(), ns);
+      if (number(calls, a) && a > 0 && ec == std::errc() && p == n_ns.data() + n_ns.size() && !n_ns.empty()) {
+        t.calibration = AgentTable::Calibration{a, ns};
+        continue;
+      }
     } else if (tag == "W") {
       t.warnings.emplace_back(rest);
       continue;

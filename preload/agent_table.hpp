@@ -1,8 +1,10 @@
 #pragma once
 // The text table of an agent record file (record_format.h): modules scanned, region ids the
-// agent assigned, which modules call each one through a hooked GOT slot, and warnings.
+// agent assigned, which modules call each one through a hooked GOT slot, the agent's
+// calibration at start, and warnings.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,12 @@ struct AgentTable {
   };
   std::vector<Module> modules;
   std::map<uint32_t, Region> regions;  // by agent region id
+  // "C <calls> <ns>": the agent's calibration calls at start and their whole time (calibrate.c)
+  struct Calibration {
+    uint32_t calls = 0;
+    uint64_t ns = 0;
+  };
+  std::optional<Calibration> calibration;
   std::vector<std::string> warnings;
 };
 

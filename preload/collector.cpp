@@ -2,6 +2,8 @@
 
 #include "preload/patch_format.h"
 
+#include <algorithm>
+
 #include <dirent.h>
 #include <signal.h>
 #include <time.h>
@@ -61,6 +63,7 @@ void Collector::open_new_files() {
 
 void Collector::map_regions(Source& s) {
   AgentTable t = parse_table(s.file->table());
+  if (t.calibration && !calibration_) calibration_ = t.calibration;  // the first process's (calibrate.c)
   if (!tracer_plans_) names_.add_modules(t);
   for (const auto& [id, r] : t.regions) {
     if (id >= s.ids.size()) {
@@ -94,8 +97,33 @@ const std::vector<regions::RegionId>& Collector::regions_of(Source& s, uint32_t 
 size_t Collector::drain(Source& s, bool final) {
   static const std::vector<regions::RegionId> none;
   return s.file->drain([&](const Record& r) {
+    note_calibration(r);
     replay_.feed(r, r.kind == RecordKind::Enter ? regions_of(s, r.region) : none);
   }, final);
+}
+
+// The agent's calibration calls (no region: the tracker sees an entry of nothing and a return
+// that closes nothing) give the time a boundary leaves inside an instance.
+void Collector::note_calibration(const Record& r) {
+  if (r.kind == RecordKind::Enter && r.region == RP_CALIBRATION_REGION) {
+    calibration_entered_[r.tid] = r.time_ns;
+  } else if (r.kind == RecordKind::StackAt) {
+    auto it = calibration_entered_.find(r.tid);
+    if (it == calibration_entered_.end()) return;
+    calibration_ns_.push_back(r.time_ns - it->second);
+    calibration_entered_.erase(it);
+  }
+}
+
+std::optional<Collector::BoundaryCost> Collector::boundary_cost() const {
+  if (calibration_ns_.empty()) return std::nullopt;
+  std::vector<int64_t> v = calibration_ns_;
+  std::nth_element(v.begin(), v.begin() + ptrdiff_t(v.size() / 2), v.end());
+  BoundaryCost c;
+  c.inside_s = double(v[v.size() / 2]) * 1e-9;
+  c.calls = uint32_t(calibration_ns_.size());
+  if (calibration_ && calibration_->calls) c.per_call_s = double(calibration_->ns) / calibration_->calls * 1e-9;
+  return c;
 }
 
 void Collector::end(Source& s, int64_t time_ns, regions::CloseReason why) {

@@ -53,6 +53,15 @@ class Collector {
   // A function entry of `regions` the tracer patched (combined mode, preload/patch_format.h):
   // the region word the agent's records of it carry.
   uint32_t add_patch(std::vector<regions::RegionId> regions);
+  // What one boundary of the agent costs in the process roofprof started, from its
+  // calibration at start (preload/agent/calibrate.c): the median time inside an instance of
+  // an empty function, and the whole cost of one call of it. nullopt before the agent said.
+  struct BoundaryCost {
+    double inside_s = 0;
+    double per_call_s = 0;
+    uint32_t calls = 0;
+  };
+  std::optional<BoundaryCost> boundary_cost() const;
   // Planner regions the agent hooked at least once.
   const std::set<regions::RegionId>& hooked() const { return hooked_; }
 
@@ -67,6 +76,7 @@ class Collector {
 
   void open_new_files();
   size_t drain(Source& s, bool final);
+  void note_calibration(const Record& r);
   void end(Source& s, int64_t time_ns, regions::CloseReason why);
   void map_regions(Source& s);
   const std::vector<regions::RegionId>& regions_of(Source& s, uint32_t agent_id);
@@ -78,6 +88,9 @@ class Collector {
   std::map<Key, Source> sources_;
   std::set<std::string> opened_;
   std::vector<std::vector<regions::RegionId>> patches_;  // by patch id, in every process
+  std::map<int, int64_t> calibration_entered_;  // tid -> time of its open calibration call
+  std::vector<int64_t> calibration_ns_;         // inside time of each calibration call
+  std::optional<AgentTable::Calibration> calibration_;
   std::set<regions::RegionId> hooked_;           // planner regions with at least one hook
   std::set<std::string> unnamed_;                // agent symbols the planner has no region for
   std::vector<std::string> agent_warnings_;

@@ -19,6 +19,9 @@
  *   M <is_main> <path>               a module the agent scanned (realpath)
  *   R <id> <spec> <symbol>           agent region id <id>: raw symbol name matched spec <spec>
  *   H <id> <module path>             a GOT slot of <module> now calls region <id>'s trampoline
+ *   C <calls> <ns>                   the agent's calibration at start: <calls> calls of an empty
+ *                                    function through a patched entry took <ns> in all (their
+ *                                    records carry region RP_CALIBRATION_REGION, patch_format.h)
  *   W <text>                         something the agent could not do
  */
 #ifndef ROOFPROF_PRELOAD_RECORD_FORMAT_H

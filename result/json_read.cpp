@@ -193,6 +193,11 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   run.wall_time_s = doc.member("wall_time_s").amount();
   run.host = read_host(doc.member("host"));
   if (doc.has("job")) run.job = read_job(doc.member("job"));  // optional member
+  if (doc.has("agent_boundary")) {  // optional member
+    JsonNode b = doc.member("agent_boundary");
+    run.agent_boundary = AgentBoundary{b.member("inside_s").amount(), b.member("per_call_s").amount(),
+                                       uint32_t(b.member("calls").count())};
+  }
   run.events = strings(doc.member("events"));
   JsonNode regions = doc.member("regions");
   if (regions_read) {

@@ -169,6 +169,12 @@ J build_json(const Run& run) {
       {"warnings", run.warnings},
   };
   if (run.job) out["job"] = job_json<J>(*run.job);  // optional member: only for a rank of a job
+  if (run.agent_boundary) {  // optional member: the agent's boundary cost, measured at start
+    const AgentBoundary& b = *run.agent_boundary;
+    out["agent_boundary"] = J{{"inside_s", finite(b.inside_s, "agent_boundary.inside_s")},
+                              {"per_call_s", finite(b.per_call_s, "agent_boundary.per_call_s")},
+                              {"calls", b.calls}};
+  }
   return out;
 }
 

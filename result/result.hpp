@@ -114,6 +114,16 @@ struct Job {
   bool operator==(const Job&) const = default;
 };
 
+// What one boundary of the in-process agent costs, measured at start in the program roofprof
+// started (docs/preload.md, "What a boundary costs"). Optional member of schema 1: present
+// when the agent measured regions (entry patches, GOT hooks) and its calibration came through.
+struct AgentBoundary {
+  double inside_s = 0;    // per call: the part of the probe's work inside a region instance (median)
+  double per_call_s = 0;  // per call: everything the probe adds to the program (entry and return)
+  uint32_t calls = 0;     // calibration calls the median is over
+  bool operator==(const AgentBoundary&) const = default;
+};
+
 struct Run {
   int schema = kSchemaVersion;
   std::string tool_version;
@@ -133,6 +143,7 @@ struct Run {
   double wall_time_s = 0;  // the program's whole run (sum over repeats)
   Host host;
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
+  std::optional<AgentBoundary> agent_boundary;  // written only when present
   std::vector<std::string> events;  // counter names, in order
   std::vector<Region> regions;
   std::vector<std::string> warnings;

@@ -69,6 +69,8 @@ struct SessionOutcome {
   std::vector<std::string> loaded_late;  // paths among `modules` that appeared after the entry point (dlopen)
   // Regions whose breakpoints cost a large part of the run, or that were no longer probed.
   std::map<regions::RegionId, result::ProbeCost> probe_costs;
+  // The in-process agent's boundary cost, from its calibration at start (when it measured).
+  std::optional<result::AgentBoundary> agent_boundary;
 };
 
 class Session : public regions::CountSource {

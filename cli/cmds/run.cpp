@@ -168,6 +168,26 @@ void note_mechanisms(const runplan::Plan& plan, const NativeRuns& native, std::v
   for (const auto& [id, c] : native.probe_costs) regions.at(id).probe_cost = c;
 }
 
+// The in-process probes' own cost (docs/preload.md, "What a boundary costs"): measured by the
+// agent at start, kept in the result, and said for each region measured only by the agent
+// (entry patches, GOT hooks) whose time it inflates by more than 5 %.
+void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, result::Run& res) {
+  res.agent_boundary = boundary;
+  if (!boundary) return;
+  for (const auto& r : res.regions) {
+    auto src = r.sources.find("calls");
+    if (src == r.sources.end() || (src->second != "patch" && src->second != "agent") || r.calls == 0 ||
+        r.time_s <= 0)
+      continue;
+    const double inside = double(r.calls) * boundary->inside_s;
+    if (inside <= 0.05 * r.time_s) continue;
+    res.warnings.push_back(fmt::format(
+        "region '{}': about {:.0f} % of its time is the in-process probe's own work ({:.3f} us of each call, "
+        "measured at start-up: agent_boundary): its time per call is overhead-inflated",
+        r.name, std::min(100.0, 100.0 * inside / r.time_s), boundary->inside_s * 1e6));
+  }
+}
+
 // The emulated pass of the two-run method: exact W and Q. Returns the error that ended it
 // ("" when none); an interrupted pass leaves W and Q null and the result incomplete.
 std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes::Planner& planner, CallGroups& groups,
@@ -300,6 +320,7 @@ int run(const RunOptions& o) {
   res.regions = assemble_regions(planner, agg, backend.events(), backend.name(), m.counting.event_set);
   for (auto& w : planner_notes(planner)) res.warnings.push_back(std::move(w));
   note_mechanisms(m.plan, native, res.regions);
+  note_agent_overhead(last.agent_boundary, res);
   std::string emulation_error;
   bool emulation_interrupted = false;
   if (m.plan.emulated_pass && last.complete && !supervisor::interrupted())

@@ -80,6 +80,7 @@ void rp_start(void) {
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   rp_crash_handlers_install();
   rp_hooks_scan();
+  rp_calibrate();
 }
 
 __attribute__((constructor)) static void rp_constructor(void) { rp_start(); }

@@ -166,6 +166,9 @@ RP_HIDDEN void rp_emul_emit(const struct rp_thread *t, int kind, int reason, uin
 RP_HIDDEN void rp_evict_init(void);
 RP_HIDDEN void rp_evict(void); /* before an outermost hooked call's entry record */
 
+/* calibrate.c: the cost of the agent's own boundary, once at start (table line "C") */
+RP_HIDDEN void rp_calibrate(void);
+
 /* crash.c */
 RP_HIDDEN void rp_crash_handlers_install(void);
 

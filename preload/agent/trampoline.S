@@ -161,6 +161,34 @@ rp_exit_stub:
         ret
         .size   rp_exit_stub, .-rp_exit_stub
 
+/* rp_calibrate_call: a call of an empty function through the whole path of a patched one
+ * (calibrate.c): what a thunk does, then roofprof_patch_entry, the continuation (a bare ret)
+ * and the exit stub. Its records carry RP_CALIBRATION_REGION. */
+        .globl  rp_calibrate_call
+        .hidden rp_calibrate_call
+        .type   rp_calibrate_call, @function
+        .balign 16
+rp_calibrate_call:
+        pushq   %r11
+        leaq    rp_calibration_desc(%rip), %r11
+        jmp     *rp_patch_entry_address(%rip)
+        .size   rp_calibrate_call, .-rp_calibrate_call
+
+        .type   rp_calibration_target, @function
+rp_calibration_target:
+        ret
+        .size   rp_calibration_target, .-rp_calibration_target
+
+        .section .data.rel.ro.local, "aw"
+        .balign 8
+rp_calibration_desc:                    /* struct rp_patch_desc */
+        .long   0xffffffff              /* RP_CALIBRATION_REGION */
+        .long   0
+        .quad   rp_calibration_target
+rp_patch_entry_address:
+        .quad   roofprof_patch_entry
+        .text
+
         .globl  rp_stubs
         .hidden rp_stubs
         .globl  rp_stubs_end

@@ -55,6 +55,13 @@ TEST(EntryPatch, StaticFunctionsOfTheExecutableAreMeasuredWithoutStops) {
     EXPECT_EQ(calls(guarded), 1000) << guarded.dump();
     EXPECT_EQ(guarded["sources"]["calls"], "patch") << guarded.dump();
     EXPECT_FALSE(has_warning(doc, "cannot be patched")) << doc["warnings"].dump();
+    // The agent's cost per boundary, measured at start: a tiny function's time is mostly it.
+    ASSERT_TRUE(doc.contains("agent_boundary")) << doc.dump(1).substr(0, 2000);
+    EXPECT_EQ(doc["agent_boundary"]["calls"], 256);
+    EXPECT_GT(num(doc["agent_boundary"], "inside_s"), 0);
+    EXPECT_GE(num(doc["agent_boundary"], "per_call_s"), num(doc["agent_boundary"], "inside_s"));
+    EXPECT_TRUE(has_warning(doc, "region 'st_tiny': about ")) << doc["warnings"].dump();
+    EXPECT_TRUE(has_warning(doc, "of its time is the in-process probe's own work")) << doc["warnings"].dump();
   }
 }
 

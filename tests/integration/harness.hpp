@@ -330,6 +330,18 @@ inline json load_result(const RunResult& r, const std::string& name = "roofprof.
   }
 }
 
+// The result's warnings other than the in-process probe's overhead notes ("region 'f': about
+// N % of its time is the in-process probe's own work ..."), which depend on how fast this
+// machine is against the region (docs/preload.md, "What a boundary costs").
+inline json plain_warnings(const json& doc) {
+  json out = json::array();
+  if (!doc.is_object() || !doc.contains("warnings")) return out;
+  for (const auto& w : doc["warnings"])
+    if (!w.is_string() || w.get<std::string>().find("of its time is the in-process probe's own work") == std::string::npos)
+      out.push_back(w);
+  return out;
+}
+
 // The region named `name` in a result document; fails the test and returns null when absent.
 inline json region(const json& doc, const std::string& name) {
   if (doc.is_object() && doc.contains("regions") && doc["regions"].is_array())

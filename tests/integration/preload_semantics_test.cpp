@@ -167,7 +167,7 @@ TEST_P(PreloadSemantics, EightThreadsCallingKTimes) {
     EXPECT_EQ(doc["complete"], true);
     // With breakpoints, 1,600 stops can be a quarter of the run on a loaded machine: the run
     // then says what its probes cost (docs/methodology.md), and nothing else.
-    for (const auto& w : doc["warnings"])
+    for (const auto& w : plain_warnings(doc))
       EXPECT_EQ(w.get<std::string>().rfind("region 'pre_work': its probes made", 0) == 0 &&
                     GetParam() == Mode::Breakpoints,
                 true)
@@ -231,7 +231,7 @@ TEST(CombinedMode, PatchesGotHooksAndBreakpointsInOneRun) {
                           "function lands in its first 5 bytes)"),
             std::string::npos)
       << warnings;
-  EXPECT_EQ(doc["warnings"].size(), 1u) << warnings;
+  EXPECT_EQ(plain_warnings(doc).size(), 1u) << warnings;
 }
 
 // Without --preload or --no-preload, run is the combined mode; --no-preload is breakpoints
@@ -247,7 +247,7 @@ TEST(CombinedMode, IsTheDefault) {
     json doc = load_result(r);
     json reg = region(doc, "pre_work");
     EXPECT_EQ(calls(reg), 10) << reg.dump();
-    return std::make_pair(reg["sources"]["calls"], doc["warnings"]);
+    return std::make_pair(reg["sources"]["calls"], plain_warnings(doc));
   };
   auto [dflt, w1] = probe({});
   EXPECT_EQ(dflt, "patch");

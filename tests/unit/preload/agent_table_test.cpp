@@ -29,6 +29,17 @@ TEST(AgentTable, ParsesEveryKindOfLine) {
   EXPECT_EQ(t.warnings, (std::vector<std::string>{"too many hooked regions: x in y not hooked"}));
 }
 
+TEST(AgentTable, CalibrationLine) {
+  AgentTable t = parse_table("M 1 /bin/app\nC 256 151296\n");
+  ASSERT_TRUE(t.calibration);
+  EXPECT_EQ(t.calibration->calls, 256u);
+  EXPECT_EQ(t.calibration->ns, 151296u);
+  EXPECT_TRUE(t.warnings.empty());
+  AgentTable bad = parse_table("C 0 5\nC 12\nC 1 x\n");
+  EXPECT_FALSE(bad.calibration);
+  EXPECT_EQ(bad.warnings.size(), 3u);
+}
+
 TEST(AgentTable, PartialLastLineWaitsForTheRest) {
   AgentTable t = parse_table("M 1 /bin/app\nR 0 0 dge");
   EXPECT_EQ(t.modules.size(), 1u);

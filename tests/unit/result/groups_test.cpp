@@ -69,6 +69,20 @@ TEST(ResultProbeCost, RoundTripAndAbsentWhenUnset) {
   EXPECT_THROW(from_json(j), UserError);
 }
 
+TEST(ResultAgentBoundary, RoundTripAndAbsentWhenUnset) {
+  result::Run run = samples::sample_run();
+  EXPECT_FALSE(to_json(run).contains("agent_boundary"));
+  EXPECT_FALSE(from_json(to_json(run)).agent_boundary);
+  run.agent_boundary = result::AgentBoundary{5e-8, 2.3e-7, 256};
+  json j = to_json(run);
+  EXPECT_EQ(j["agent_boundary"]["inside_s"], 5e-8);
+  EXPECT_EQ(j["agent_boundary"]["per_call_s"], 2.3e-7);
+  EXPECT_EQ(j["agent_boundary"]["calls"], 256);
+  EXPECT_EQ(from_json(json::parse(j.dump())), run);
+  j["agent_boundary"].erase("per_call_s");
+  EXPECT_THROW(from_json(j), UserError);
+}
+
 TEST(ResultGroups, MalformedGroupNamesTheMember) {
   result::Run run = samples::sample_run();
   run.regions[0].groups = {sample_group()};
