@@ -94,7 +94,13 @@ std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::Loade
     return fmt::format("code elsewhere in the module jumps into its first {} bytes", len);
   // rel8 jumps reach 128 bytes: the functions around it, decoded from their starts.
   constexpr uint64_t kReach = 130;
-  for (const auto& s : m.elf->functions()) {
+  // functions() is sorted by address: start a little before, at the first that may reach.
+  const auto& fns = m.elf->functions();
+  const uint64_t link_entry = entry - m.bias;
+  auto first = std::lower_bound(fns.begin(), fns.end(), link_entry > (1u << 20) ? link_entry - (1u << 20) : 0,
+                                [](const symbolizer::Symbol& f, uint64_t v) { return f.value < v; });
+  for (auto it = first; it != fns.end() && it->value < link_entry + len + kReach; ++it) {
+    const symbolizer::Symbol& s = *it;
     if (s.value == self.value || s.size == 0) continue;
     uint64_t lo = m.bias + s.value, hi = lo + s.size;
     if (hi + kReach <= entry || lo >= entry + len + kReach) continue;
