@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "common/strings.hpp"
+#include "preload/probe_rules.h"
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/got_only.hpp"
 
@@ -47,6 +48,7 @@ std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModul
     if (p.role != probes::SiteRole::Entry) continue;
     candidates.insert(p.address);
     if (needs_arguments_ && needs_arguments_(p.region)) vetoed.insert(p.address);
+    if (rp_keeps_return_address(p.symbol.c_str())) vetoed.insert(p.address);  // setjmp, vfork: breakpoints
   }
   for (uint64_t a : vetoed) candidates.erase(a);
   std::set<uint64_t> taken;

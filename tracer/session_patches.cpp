@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "common/strings.hpp"
 #include "preload/patch_format.h"
+#include "preload/probe_rules.h"
 #include "probes/entry_patch.hpp"
 #include "tracer/session.hpp"
 
@@ -32,15 +33,6 @@ bool never_patched(const std::string& path) {
 bool entered_without_a_call(const symbolizer::ElfFile& elf, const symbolizer::Symbol& s) {
   return s.value == elf.entry() || s.name == "__restore_rt" || s.name == "__start_context" ||
          s.name == "_start" || s.name == "_dl_start_user";
-}
-
-// Functions that save their return address to come back through it later (setjmp, the
-// *context family) or return twice on one stack (vfork): they would save the agent's exit
-// stub, whose shadow-stack frame is gone by then.
-bool keeps_its_return_address(const symbolizer::Symbol& s) {
-  const std::string& n = s.name;
-  return n.find("setjmp") != std::string::npos || n.find("getcontext") != std::string::npos ||
-         n.find("swapcontext") != std::string::npos || n.find("vfork") != std::string::npos;
 }
 
 }  // namespace
@@ -145,7 +137,7 @@ std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModul
       refuse("it is entered without a call");
       continue;
     }
-    if (keeps_its_return_address(*sym)) {
+    if (rp_keeps_return_address(sym->name.c_str())) {
       refuse("it keeps its return address to return through it again");
       continue;
     }

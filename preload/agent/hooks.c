@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "preload/agent/agent.h"
+#include "preload/probe_rules.h"
 
 struct module {
   uintptr_t base;
@@ -247,6 +248,17 @@ static int site_allowed(const void *target, const char *name) {
   return 0;
 }
 
+/* Said once per name: the agent leaves it alone (preload/probe_rules.h). */
+static void refuse_returns_twice(const char *name) {
+  static char said[16][64];
+  static int n_said;
+  for (int i = 0; i < n_said; ++i)
+    if (strncmp(said[i], name, sizeof said[i] - 1) == 0) return;
+  if (n_said < 16) snprintf(said[n_said++], sizeof said[0], "%s", name);
+  rp_table_line("W %s keeps its return address to return through it again (setjmp, vfork, getcontext): the "
+                "in-process agent cannot measure it; breakpoints can (run without --no-ptrace)", name);
+}
+
 /* Returns 1 when every matching slot of the module is hooked. */
 static int hook_relocations(const struct module *m, const char *path, const struct dyn_info *d,
                             const ElfW(Rela) * rel, size_t bytes, unsigned char *announced) {
@@ -262,6 +274,10 @@ static int hook_relocations(const struct module *m, const char *path, const stru
     const char *name = d->strtab + sym->st_name;
     int spec = rp_match(name);
     if (spec < 0) continue;
+    if (rp_keeps_return_address(name)) {
+      refuse_returns_twice(name);
+      continue;
+    }
     uint64_t *slot = (uint64_t *)(m->base + rel[i].r_offset);
     uintptr_t current = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (is_stub(current)) continue;
@@ -293,7 +309,7 @@ static int hook_relocations(const struct module *m, const char *path, const stru
 void *rp_hooks_stub_for(const char *name, void *target) {
   if (is_stub((uintptr_t)target)) return target;
   int spec = rp_match(name);
-  if (spec < 0) return target;
+  if (spec < 0 || rp_keeps_return_address(name)) return target;
   /* Never wait: the scanning thread may need the loader's lock, which a library constructor
    * calling dlsym holds. The call through this pointer is then not seen (rare: a dlsym
    * racing with a scan). */

@@ -122,6 +122,32 @@ TEST(EntryPatch, EmulationTimesWithPatchesAndTheClockOnly) {
   EXPECT_EQ(t["instructions"], 7000) << t.dump();
 }
 
+// setjmp saves its return address and returns through it again at longjmp; the agent's exit
+// stub would be saved instead, and its frame is gone by then (the program aborted with
+// --no-ptrace). One rule for both sides (preload/probe_rules.h): breakpoints measure the setjmp
+// family in the combined mode; with --no-ptrace the agent leaves it alone and says why.
+TEST(EntryPatch, TheSetjmpFamilyIsNeverTakenInProcess) {
+  Sandbox sb;
+  auto combined = sb.roofprof({"run", "--backend", "time", "-q", "-r", "*setjmp*", "--", fixture("pre_app"), "longjmp"});
+  ASSERT_EQ(combined.exit_code(), 0) << combined.diag();
+  EXPECT_EQ(combined.out, "jumps=7,1,9\n");
+  json doc = load_result(combined);
+  json sj = region(doc, "__sigsetjmp");
+  EXPECT_GT(calls(sj), 0) << sj.dump();
+  EXPECT_EQ(sj["sources"]["calls"], "breakpoint") << sj.dump();
+  EXPECT_NE(doc["warnings"].dump().find("cannot be patched (it keeps its return address"), std::string::npos)
+      << doc["warnings"].dump();
+
+  auto alone = sb.roofprof({"run", "--no-ptrace", "--backend", "time", "-q", "-r", "*setjmp*", "-o", "alone.json",
+                            "--", fixture("pre_app"), "longjmp"});
+  ASSERT_EQ(alone.exit_code(), 0) << alone.diag();
+  EXPECT_EQ(alone.out, "jumps=7,1,9\n");
+  json a = load_result(alone, "alone.json");
+  EXPECT_NE(a["warnings"].dump().find("__sigsetjmp keeps its return address to return through it again"),
+            std::string::npos)
+      << a["warnings"].dump();
+}
+
 TEST(EntryPatch, NoPreloadMeasuresWithBreakpoints) {
   Sandbox sb;
   auto r = patch_run(sb, {"st_tiny"}, {"200", "0"}, {"--no-preload"});
