@@ -80,7 +80,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   }
   int status = child.status();
   collector.finish(monotonic_ns());
-  if (auto c = collector.boundary_cost()) out.agent_boundary = result::AgentBoundary{c->inside_s, c->per_call_s, c->calls};
+  out.agent_boundary = collector.boundary_cost();
   out.wall_time_s = double(end - start) * 1e-9;
   if (WIFEXITED(status)) out.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.term_signal = WTERMSIG(status);

@@ -40,9 +40,8 @@ void CombinedAgent::attach(tracer::SessionOptions& so) {
 std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                                        const std::vector<probes::PlannedProbe>& planned) {
   if (is_main) sites_[tgid].clear(), ifunc_names_[tgid].clear();  // a new image (launch or exec)
-  std::string base(path_basename(m.path));
-  // The agent never hooks calls into itself; the dynamic linker's functions are its own.
-  bool never = is_main || base == "libroofprof-preload.so" || base.rfind("ld-linux", 0) == 0;
+  // The executable's functions are called directly, not through the GOT.
+  bool never = is_main || tracer::agent_never_measures(m.path);
   std::set<uint64_t> candidates, vetoed;
   for (const auto& p : planned) {
     if (p.role != probes::SiteRole::Entry) continue;
@@ -115,7 +114,7 @@ void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
 
 void CombinedAgent::finish(tracer::SessionOutcome& out) {
   collector_.finish(monotonic_ns());
-  if (auto c = collector_.boundary_cost()) out.agent_boundary = result::AgentBoundary{c->inside_s, c->per_call_s, c->calls};
+  out.agent_boundary = collector_.boundary_cost();
   for (auto& w : collector_.warnings()) out.warnings.push_back(std::move(w));
   if (!collector_.complete()) out.complete = false;
   std::string unseen;

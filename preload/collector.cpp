@@ -115,11 +115,11 @@ void Collector::note_calibration(const Record& r) {
   }
 }
 
-std::optional<Collector::BoundaryCost> Collector::boundary_cost() const {
+std::optional<result::AgentBoundary> Collector::boundary_cost() const {
   if (calibration_ns_.empty()) return std::nullopt;
   std::vector<int64_t> v = calibration_ns_;
   std::nth_element(v.begin(), v.begin() + ptrdiff_t(v.size() / 2), v.end());
-  BoundaryCost c;
+  result::AgentBoundary c;
   c.inside_s = double(v[v.size() / 2]) * 1e-9;
   c.calls = uint32_t(calibration_ns_.size());
   if (calibration_ && calibration_->calls) c.per_call_s = double(calibration_->ns) / calibration_->calls * 1e-9;

@@ -14,6 +14,7 @@
 #include "preload/record_file.hpp"
 #include "preload/region_names.hpp"
 #include "preload/replay.hpp"
+#include "result/result.hpp"
 
 namespace roofprof::preload {
 
@@ -56,12 +57,7 @@ class Collector {
   // What one boundary of the agent costs in the process roofprof started, from its
   // calibration at start (preload/agent/calibrate.c): the median time inside an instance of
   // an empty function, and the whole cost of one call of it. nullopt before the agent said.
-  struct BoundaryCost {
-    double inside_s = 0;
-    double per_call_s = 0;
-    uint32_t calls = 0;
-  };
-  std::optional<BoundaryCost> boundary_cost() const;
+  std::optional<result::AgentBoundary> boundary_cost() const;
   // Planner regions the agent hooked at least once.
   const std::set<regions::RegionId>& hooked() const { return hooked_; }
 

@@ -1,62 +1,16 @@
 #include "probes/entry_patch.hpp"
 
-#include <capstone/capstone.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <memory>
 
 #include "common/error.hpp"
 #include "preload/patch_format.h"
+#include "probes/x86_decode.hpp"
 
 namespace roofprof::probes {
-
-namespace {
-
-constexpr uint8_t kEndbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};  // not known to every capstone 4 build
-
-class Decoder {
- public:
-  Decoder() {
-    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h_) != CS_ERR_OK) throw UserError("capstone: cannot open x86-64 disassembler");
-    cs_option(h_, CS_OPT_DETAIL, CS_OPT_ON);
-    insn_ = cs_malloc(h_);
-  }
-  ~Decoder() {
-    cs_free(insn_, 1);
-    cs_close(&h_);
-  }
-  // Decodes one instruction at code[0..avail) (address `at`); nullptr when it cannot.
-  const cs_insn* decode(const uint8_t* code, size_t avail, uint64_t at) {
-    const uint8_t* p = code;
-    size_t n = avail;
-    uint64_t a = at;
-    return cs_disasm_iter(h_, &p, &n, &a, insn_) ? insn_ : nullptr;
-  }
-
- private:
-  csh h_ = 0;
-  cs_insn* insn_ = nullptr;
-};
-
-Decoder& decoder() {
-  thread_local Decoder d;
-  return d;
-}
-
-bool in_group(const cs_insn* insn, uint8_t group) {
-  for (uint8_t i = 0; i < insn->detail->groups_count; ++i)
-    if (insn->detail->groups[i] == group) return true;
-  return false;
-}
-
-bool is_endbr64(const uint8_t* code, size_t avail) {
-  return avail >= 4 && std::memcmp(code, kEndbr64, 4) == 0;
-}
-
-}  // namespace
 
 std::vector<uint64_t> branch_targets(std::span<const uint8_t> code, uint64_t entry) {
   std::vector<uint64_t> out;
@@ -66,7 +20,7 @@ std::vector<uint64_t> branch_targets(std::span<const uint8_t> code, uint64_t ent
       off += 4;
       continue;
     }
-    const cs_insn* insn = decoder().decode(code.data() + off, code.size() - off, entry + off);
+    const cs_insn* insn = decode_x86(code.data() + off, code.size() - off, entry + off);
     if (!insn) {
       ++off;  // data or an unknown instruction: resynchronise
       continue;
@@ -145,7 +99,7 @@ std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> 
       in.size = 4;
       p.text += "endbr64; ";
     } else {
-      const cs_insn* insn = decoder().decode(at, avail, entry + off);
+      const cs_insn* insn = decode_x86(at, avail, entry + off);
       if (!insn) return fmt::format("cannot decode the instruction at +{}", off);
       std::string text = fmt::format("{} {}", insn->mnemonic, insn->op_str);
       const uint8_t* b = at[0] == 0xf2 ? at + 1 : at;  // a bnd prefix

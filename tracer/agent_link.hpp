@@ -8,12 +8,24 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "common/strings.hpp"
 #include "probes/plan.hpp"
 #include "symbolizer/modules.hpp"
 
 namespace roofprof::tracer {
+
+// The in-process agent's library, as the program maps it.
+inline constexpr std::string_view kAgentModule = "libroofprof-preload.so";
+
+// Modules whose functions the agent never measures (no entry patch, no GOT hook): the agent
+// itself, whose code runs inside every such probe, and the dynamic linker.
+inline bool agent_never_measures(std::string_view module_path) {
+  std::string_view base = path_basename(module_path);
+  return base == kAgentModule || base.rfind("ld-linux", 0) == 0;
+}
 
 class AgentLink {
  public:

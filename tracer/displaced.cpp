@@ -5,10 +5,10 @@
 
 #include <cstring>
 #include <limits>
-#include <memory>
 
 #include "common/error.hpp"
 #include "probes/entry_patch.hpp"
+#include "probes/x86_decode.hpp"
 
 namespace roofprof::tracer {
 
@@ -38,40 +38,13 @@ int reg_index(x86_reg r) {
   return -1;
 }
 
-class Disassembler {
- public:
-  Disassembler() {
-    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h_) != CS_ERR_OK) throw UserError("capstone: cannot open x86-64 disassembler");
-    cs_option(h_, CS_OPT_DETAIL, CS_OPT_ON);
-  }
-  ~Disassembler() { cs_close(&h_); }
-  csh handle() const { return h_; }
-
- private:
-  csh h_ = 0;
-};
-
-const Disassembler& disassembler() {
-  static const Disassembler d;  // the decoder is stateless after setup
-  return d;
-}
-
-bool in_group(const cs_insn* insn, uint8_t group) {
-  for (uint8_t i = 0; i < insn->detail->groups_count; ++i)
-    if (insn->detail->groups[i] == group) return true;
-  return false;
-}
-
 }  // namespace
 
 Displaced prepare_displaced(const uint8_t* code, size_t avail, TraceeAddr at, TraceeAddr slot) {
-  csh h = disassembler().handle();
-  cs_insn* insn = nullptr;
-  size_t n = cs_disasm(h, code, avail, at.value(), 1, &insn);
-  if (n == 0) {
+  const cs_insn* insn = probes::decode_x86(code, avail, at.value());
+  if (!insn) {
     // endbr64 is not known to every capstone 4 build; it is a nop for our purposes.
-    static const uint8_t endbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};
-    if (avail >= 4 && std::memcmp(code, endbr64, 4) == 0) {
+    if (probes::is_endbr64(code, avail)) {
       Displaced d;
       d.mode = Displaced::Mode::Emulate;
       d.op = Displaced::Op::Nop;
@@ -82,7 +55,6 @@ Displaced prepare_displaced(const uint8_t* code, size_t avail, TraceeAddr at, Tr
     throw UserError(fmt::format("cannot decode the instruction at {:#x}: is this address inside a function's code?",
                                 at.value()));
   }
-  std::unique_ptr<cs_insn, void (*)(cs_insn*)> guard(insn, [](cs_insn* p) { cs_free(p, 1); });
   Displaced d;
   d.len = uint8_t(insn->size);
   d.text = fmt::format("{} {}", insn->mnemonic, insn->op_str);
@@ -133,8 +105,8 @@ Displaced prepare_displaced(const uint8_t* code, size_t avail, TraceeAddr at, Tr
   // Everything else: copy to the slot, fix rip-relative displacements, single-step there.
   d.mode = Displaced::Mode::Step;
   std::memcpy(d.copy.data(), code, insn->size);
-  d.relative_branch = in_group(insn, CS_GRP_BRANCH_RELATIVE);
-  d.is_call = in_group(insn, CS_GRP_CALL);
+  d.relative_branch = probes::in_group(insn, CS_GRP_BRANCH_RELATIVE);
+  d.is_call = probes::in_group(insn, CS_GRP_CALL);
   for (uint8_t i = 0; i < x.op_count; ++i) {
     const cs_x86_op& op = x.operands[i];
     if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RIP) {

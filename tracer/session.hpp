@@ -153,7 +153,11 @@ class Session : public regions::CountSource {
   // modules (session_modules.cpp)
   void scan_modules(Task& t);
   void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
-  void place_region_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  // Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
+  static std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main);
+  // `hooks`: runtime_hooks() of `m`, which no entry patch may cover.
+  void place_region_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main,
+                           const std::vector<std::pair<uint64_t, ProbeKind>>& hooks);
   // Entry patches (session_patches.cpp). Combined mode: the region probes of modules mapped
   // before the agent wait for it; true when `m`'s must wait.
   bool defer_for_agent(Task& t, const symbolizer::LoadedModule& m, bool is_main);

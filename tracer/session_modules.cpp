@@ -19,32 +19,6 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-// Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
-std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main) {
-  std::string base(path_basename(elf.path()));
-  bool static_main = is_main && !elf.has_interp();
-  bool ld_so = starts_with(base, "ld-linux");
-  bool libc = starts_with(base, "libc.so") || static_main;
-  bool libstdcxx = starts_with(base, "libstdc++.so") || static_main;
-  // The in-process agent (combined mode) interposes __cxa_begin_catch: the program calls the
-  // agent's, whose caller is the catching frame (libstdc++'s is then called one frame lower).
-  bool agent = base == "libroofprof-preload.so";
-  std::vector<std::pair<uint64_t, ProbeKind>> out;
-  std::set<uint64_t> seen;
-  for (const auto& s : elf.functions()) {
-    ProbeKind k;
-    if (ld_so && s.name == "_dl_debug_state") k = ProbeKind::DynamicLinker;
-    else if (libc && (s.name == "longjmp" || s.name == "_longjmp" || s.name == "siglongjmp" ||
-                      s.name == "__longjmp_chk"))
-      k = ProbeKind::Longjmp;
-    else if (libc && (s.name == "exit" || s.name == "_exit" || s.name == "_Exit")) k = ProbeKind::ProcessExiting;
-    else if ((libstdcxx || agent) && s.name == "__cxa_begin_catch") k = ProbeKind::CatchBegin;
-    else continue;
-    if (seen.insert(s.value).second) out.emplace_back(s.value, k);
-  }
-  return out;
-}
-
 // When the program running now is a shell or a launcher, regions are probably in a program it
 // starts in a child process: a hint for "not found" messages.
 std::string launcher_hint(pid_t tgid, bool follow_fork) {
@@ -61,6 +35,32 @@ std::string launcher_hint(pid_t tgid, bool follow_fork) {
 }
 
 }  // namespace
+
+// Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
+std::vector<std::pair<uint64_t, ProbeKind>> Session::runtime_hooks(const symbolizer::ElfFile& elf, bool is_main) {
+  std::string base(path_basename(elf.path()));
+  bool static_main = is_main && !elf.has_interp();
+  bool ld_so = starts_with(base, "ld-linux");
+  bool libc = starts_with(base, "libc.so") || static_main;
+  bool libstdcxx = starts_with(base, "libstdc++.so") || static_main;
+  // The in-process agent (combined mode) interposes __cxa_begin_catch: the program calls the
+  // agent's, whose caller is the catching frame (libstdc++'s is then called one frame lower).
+  bool agent = base == kAgentModule;
+  std::vector<std::pair<uint64_t, ProbeKind>> out;
+  std::set<uint64_t> seen;
+  for (const auto& s : elf.functions()) {
+    ProbeKind k;
+    if (ld_so && s.name == "_dl_debug_state") k = ProbeKind::DynamicLinker;
+    else if (libc && (s.name == "longjmp" || s.name == "_longjmp" || s.name == "siglongjmp" ||
+                      s.name == "__longjmp_chk"))
+      k = ProbeKind::Longjmp;
+    else if (libc && (s.name == "exit" || s.name == "_exit" || s.name == "_Exit")) k = ProbeKind::ProcessExiting;
+    else if ((libstdcxx || agent) && s.name == "__cxa_begin_catch") k = ProbeKind::CatchBegin;
+    else continue;
+    if (seen.insert(s.value).second) out.emplace_back(s.value, k);
+  }
+  return out;
+}
 
 std::vector<const symbolizer::ElfFile*> Session::module_files(const ThreadGroup& g) const {
   std::vector<const symbolizer::ElfFile*> files;
@@ -102,25 +102,27 @@ void Session::scan_modules(Task& t) {
 }
 
 void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
-  if (!defer_for_agent(t, m, is_main)) place_region_probes(t, m, is_main);
-  for (const auto& [addr, kind] : runtime_hooks(*m.elf, is_main)) {
+  auto hooks = runtime_hooks(*m.elf, is_main);
+  if (!defer_for_agent(t, m, is_main)) place_region_probes(t, m, is_main, hooks);
+  for (const auto& [addr, kind] : hooks) {
     Probe probe;
     probe.kind = kind;
     add_probe(t, TraceeAddr(m.bias + addr), probe);
   }
 }
 
-void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
+void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main,
+                                  const std::vector<std::pair<uint64_t, ProbeKind>>& hooks) {
   ThreadGroup& g = *t.group;
   if (!g.measured) return;
   // The agent's own functions run inside every probe of it: never a region.
-  if (opts_.agent && path_basename(m.path) == "libroofprof-preload.so") return;
+  if (opts_.agent && path_basename(m.path) == kAgentModule) return;
   auto planned = planner_.probes_for(*m.elf, is_main);
   // Entry patches first, then the agent's GOT hooks, then breakpoints for the rest.
-  std::set<uint64_t> hooks;
-  for (const auto& [addr, kind] : runtime_hooks(*m.elf, is_main)) hooks.insert(addr);
+  std::set<uint64_t> busy;  // no patch may cover a runtime hook
+  for (const auto& [addr, kind] : hooks) busy.insert(addr);
   std::map<uint64_t, std::string> refused;
-  std::set<uint64_t> by_agent = patch_entries(t, m, planned, hooks, &refused);
+  std::set<uint64_t> by_agent = patch_entries(t, m, planned, busy, &refused);
   if (opts_.agent) {
     std::vector<probes::PlannedProbe> rest;
     for (const auto& p : planned)

@@ -19,13 +19,7 @@ namespace roofprof::tracer {
 
 namespace {
 
-constexpr const char* kAgentModule = "libroofprof-preload.so";
 constexpr uint64_t kMaxScannedBytes = 1u << 20;  // a longer function is scanned this far only
-
-bool never_patched(const std::string& path) {
-  std::string base(path_basename(path));
-  return base == kAgentModule || base.rfind("ld-linux", 0) == 0;
-}
 
 // Functions entered without a return address on the stack: the agent would take the word at
 // the stack pointer for one and replace it (argc at a program's entry point, the signal frame
@@ -57,7 +51,7 @@ void Session::place_deferred(Task& t) {
   g.deferred.clear();
   for (const auto& [key, is_main] : waiting) {
     auto it = g.modules.find(key);
-    if (it != g.modules.end()) place_region_probes(t, it->second, is_main);
+    if (it != g.modules.end()) place_region_probes(t, it->second, is_main, runtime_hooks(*it->second.elf, is_main));
   }
 }
 
@@ -110,7 +104,7 @@ std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModul
                                           const std::set<uint64_t>& busy, std::map<uint64_t, std::string>* refused) {
   ThreadGroup& g = *t.group;
   std::set<uint64_t> done;
-  if (!opts_.agent || !g.patch_entry || never_patched(m.path)) return done;
+  if (!opts_.agent || !g.patch_entry || agent_never_measures(m.path)) return done;
   std::map<uint64_t, std::vector<regions::RegionId>> entries;
   std::vector<uint64_t> sites;  // absolute: every other probe of the module
   for (const auto& p : planned) {

@@ -120,7 +120,6 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
                       const regions::Tracker::Sink& sink, result::Run& res, regions::Aggregator& agg) {
   NativeRuns out;
   auto needs_arguments = [&groups](regions::RegionId id) { return groups.has_signature(id); };
-  const bool patch = o.patch;
   for (int r = 0; r < o.repeat; ++r) {
     agg.next_run();
     regions::Tracker tracker(sink);  // one tracker per run: every mechanism of the run feeds it
@@ -129,7 +128,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
       case runplan::Mechanism::Agent: last = run_with_agent(so, backend, planner, tracker); break;
       case runplan::Mechanism::Combined: {
         tracer::SessionOptions with_agent = so;
-        CombinedAgent agent(with_agent, backend, planner, tracker, needs_arguments, patch);
+        CombinedAgent agent(with_agent, backend, planner, tracker, needs_arguments, o.patch);
         agent.attach(with_agent);
         tracer::Session session(with_agent, backend, planner, tracker);
         last = session.run();

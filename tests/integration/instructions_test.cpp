@@ -10,16 +10,21 @@ const std::vector<std::string> kFunctions = {"insn_riprel", "insn_lea",  "insn_c
                                              "insn_jmp32",  "insn_jcc",  "insn_ret",  "insn_loop",
                                              "insn_push",   "insn_retaddr"};
 
-TEST(RunInstructions, EveryKindOfFirstInstruction) {
-  Sandbox sb;
-  std::vector<std::string> args{"run"};
+// `roofprof run OPTIONS --region F ... -- run_insn` with every function of kFunctions.
+RunResult run_every_function(Sandbox& sb, std::vector<std::string> args) {
+  args.insert(args.begin(), "run");
   for (const auto& f : kFunctions) {
     args.push_back("--region");
     args.push_back(f);
   }
   args.push_back("--");
   args.push_back(fixture("run_insn"));
-  auto r = sb.roofprof(args);
+  return sb.roofprof(args);
+}
+
+TEST(RunInstructions, EveryKindOfFirstInstruction) {
+  Sandbox sb;
+  auto r = run_every_function(sb, {});
   EXPECT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("insn ok"), std::string::npos) << "the program computed wrong results" << r.diag();
   json doc = load_result(r);
@@ -36,14 +41,7 @@ TEST(RunInstructions, EveryKindOfFirstInstruction) {
 // (docs/preload.md, "Entry patches"); either way the program computes the same results.
 TEST(RunInstructions, EntriesThatCanBePatchedAreAndTheOthersSayWhy) {
   Sandbox sb;
-  std::vector<std::string> args{"run", "--backend", "time"};
-  for (const auto& f : kFunctions) {
-    args.push_back("--region");
-    args.push_back(f);
-  }
-  args.push_back("--");
-  args.push_back(fixture("run_insn"));
-  auto r = sb.roofprof(args);
+  auto r = run_every_function(sb, {"--backend", "time"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("insn ok"), std::string::npos) << r.diag();
   json doc = load_result(r);
