@@ -30,10 +30,10 @@ std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   std::string problem;
   if (std::memcmp(h->magic, RP_FILE_MAGIC, 8) != 0) problem = "bad magic";
   else if (h->version != RP_FILE_VERSION) problem = fmt::format("version {} (expected {})", h->version, RP_FILE_VERSION);
-  else if (h->record_bytes != sizeof(rp_record)) problem = "record size differs";
-  else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
   else if (h->n_events > RP_MAX_EVENTS) problem = "too many events";
-  else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * sizeof(rp_record) > bytes)
+  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events)) problem = "record size differs";
+  else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
+  else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * h->record_bytes > bytes)
     problem = "sections past the end of the file";
   if (!problem.empty()) {
     ::munmap(map, bytes);
@@ -48,7 +48,8 @@ RecordFile::RecordFile(std::string path, void* map, size_t bytes)
       bytes_(bytes),
       header_(static_cast<rp_file_header*>(map)),
       table_(static_cast<const char*>(map) + header_->table_offset),
-      ring_(reinterpret_cast<rp_record*>(static_cast<char*>(map) + header_->ring_offset)) {}
+      ring_(static_cast<char*>(map) + header_->ring_offset),
+      record_bytes_(header_->record_bytes) {}
 
 RecordFile::~RecordFile() { ::munmap(map_, bytes_); }
 
@@ -66,15 +67,17 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
   uint64_t pos = __atomic_load_n(&header_->tail, __ATOMIC_RELAXED);
   const uint64_t head = __atomic_load_n(&header_->head, __ATOMIC_ACQUIRE);
   size_t delivered = 0;
+  const size_t n = n_events();
+  Record r;  // once: counts past n_events stay zero, and no record is cleared field by field
+  auto slot = [&](uint64_t p) -> rp_record& { return *reinterpret_cast<rp_record*>(ring_ + (p & mask) * record_bytes_); };
   for (; pos < head; ++pos) {
-    rp_record& s = ring_[pos & mask];
+    rp_record& s = slot(pos);
     const uint64_t lap = pos & ~mask;
     if (__atomic_load_n(&s.seq, __ATOMIC_ACQUIRE) != lap + 1) {
       if (!final) break;  // still being written: next time
       ++torn_;            // reserved by a thread that died before publishing it
       continue;
     }
-    Record r;
     r.kind = RecordKind(s.kind);
     r.reason = regions::close_reason(s.reason);
     r.region = s.region;
@@ -83,7 +86,7 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     r.sp = s.sp;
     r.time_ns = s.time_ns;
     r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
-    for (size_t i = 0; i < n_events(); ++i) r.counts[i] = s.counts[i];
+    for (size_t i = 0; i < n; ++i) r.counts[i] = s.counts[i];
     __atomic_store_n(&s.seq, lap + cap, __ATOMIC_RELEASE);  // free for the next lap
     if (r.kind >= RecordKind::Enter && r.kind <= RecordKind::ProcessExit) {
       fn(r);

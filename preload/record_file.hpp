@@ -78,7 +78,8 @@ class RecordFile {
   size_t bytes_;
   rp_file_header* header_;
   const char* table_;
-  rp_record* ring_;
+  char* ring_;  // slot p at ring_ + (p % capacity) * record_bytes_
+  size_t record_bytes_;
   uint64_t torn_ = 0;
 };
 

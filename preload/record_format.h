@@ -3,7 +3,7 @@
  * (preload/record_file.hpp) while the program runs and after it ends. Shared fields are
  * plain integers accessed with the __atomic builtins on both sides.
  *
- *   [header, 4 KiB] [table: text lines, RP_TABLE_BYTES] [ring: capacity * rp_record]
+ *   [header, 4 KiB] [table: text lines, RP_TABLE_BYTES] [ring: capacity * record_bytes]
  *
  * The ring is a bounded multi-producer, single-consumer queue (per-slot sequence numbers,
  * after D. Vyukov's bounded queue). A producer reserves position p with an atomic add on
@@ -27,12 +27,13 @@
 #ifndef ROOFPROF_PRELOAD_RECORD_FORMAT_H
 #define ROOFPROF_PRELOAD_RECORD_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 1u
+#define RP_FILE_VERSION 2u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 8
@@ -61,6 +62,10 @@ struct rp_record {
   int64_t time_ns;                 /* CLOCK_MONOTONIC */
   uint64_t counts[RP_MAX_EVENTS];  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS */
 };
+/* A slot holds the counts of the file's n_events only: slots are RP_RECORD_BYTES(n_events)
+ * apart (40 bytes with no event, instead of 104), so that the ring a program fills and roofprof
+ * drains takes the cache and page-cache room its records need. */
+#define RP_RECORD_BYTES(n_events) (offsetof(struct rp_record, counts) + sizeof(uint64_t) * (n_events))
 
 enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
 
@@ -72,7 +77,7 @@ enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
 struct rp_file_header {
   char magic[8];
   uint32_t version;
-  uint32_t record_bytes; /* sizeof(struct rp_record) */
+  uint32_t record_bytes; /* RP_RECORD_BYTES(n_events): the distance between slots */
   uint64_t table_offset, table_bytes;
   uint64_t ring_offset, capacity; /* capacity: ring slots, a power of two */
   int32_t pid, ppid;

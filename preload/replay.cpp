@@ -8,11 +8,12 @@ Replay::Replay(regions::Scope scope, size_t n_events, regions::Tracker& tracker)
     : tracker_(tracker), scope_(scope), n_events_(n_events) {}
 
 void Replay::take_snapshot(const Record& r) {
+  snapshot_tid_ = r.tid;
+  if (n_events_ == 0) return;  // nothing to read: every snapshot is the empty one
   snapshot_.values.assign(n_events_, counters::kNotCounted);
   snapshot_.multiplexed = false;  // software events are never multiplexed
   if (r.has_counts)
     for (size_t i = 0; i < n_events_; ++i) snapshot_.values[i] = double(r.counts[i]);
-  snapshot_tid_ = r.tid;
 }
 
 void Replay::unknown_snapshot(regions::Tid tid) {
@@ -22,6 +23,7 @@ void Replay::unknown_snapshot(regions::Tid tid) {
 }
 
 CounterValues Replay::read(int, regions::Tid tid) {
+  if (n_events_ == 0) return {};
   if (scope_ == regions::Scope::Thread && tid != snapshot_tid_) {
     CounterValues unknown;
     unknown.values.assign(n_events_, counters::kNotCounted);

@@ -17,7 +17,9 @@ std::optional<Quantiles> quantiles(std::vector<double> v) {
 }
 
 void Aggregator::add(const Instance& inst) {
-  Aggregate& a = regions_[inst.region];
+  Last& l = last_;
+  if (!l.aggregate || l.region != inst.region) l = Last{inst.region, &regions_[inst.region]};
+  Aggregate& a = *l.aggregate;
   double d = double(inst.end_ns - inst.begin_ns) * 1e-9;
   a.calls += 1;
   a.time_s += d;
@@ -25,12 +27,19 @@ void Aggregator::add(const Instance& inst) {
   if (a.counter_totals.size() < inst.counts.size()) a.counter_totals.resize(inst.counts.size(), 0.0);
   for (size_t i = 0; i < inst.counts.size(); ++i) a.counter_totals[i] += inst.counts[i];
   a.multiplexed |= inst.multiplexed;
-  a.thread_ids.insert(inst.tid);
-  a.pids.insert(inst.pid);
-  a.closed_by[inst.reason] += 1;
+  if (!l.closed || l.tid != inst.tid || l.pid != inst.pid || l.reason != inst.reason) {
+    a.thread_ids.insert(inst.tid);
+    a.pids.insert(inst.pid);
+    l.closed = &a.closed_by[inst.reason];
+    l.tid = inst.tid;
+    l.pid = inst.pid;
+    l.reason = inst.reason;
+  }
+  *l.closed += 1;
 }
 
 void Aggregator::next_run() {
+  last_ = Last{};
   for (auto& [id, a] : regions_) {
     a.threads_most = a.threads();
     a.thread_ids.clear();
@@ -38,6 +47,7 @@ void Aggregator::next_run() {
 }
 
 void Aggregator::merge(const Aggregator& other) {
+  last_ = Last{};
   for (const auto& [id, o] : other.regions_) {
     Aggregate& a = regions_[id];
     a.calls += o.calls;

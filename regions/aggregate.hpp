@@ -44,6 +44,16 @@ class Aggregator {
 
  private:
   std::map<RegionId, Aggregate> regions_;
+  // What the last instance added to (instances come in runs of one region, thread and close
+  // reason): the sets and the map need no lookup while they repeat. Null after next_run/merge.
+  struct Last {
+    RegionId region = 0;
+    Aggregate* aggregate = nullptr;
+    Tid tid = 0;
+    int pid = 0;
+    CloseReason reason = CloseReason::Return;
+    uint64_t* closed = nullptr;
+  } last_;
 };
 
 }  // namespace roofprof::regions

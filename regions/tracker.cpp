@@ -35,6 +35,25 @@ bool Tracker::in_function(int pid, Tid tid) const {
   return std::any_of(it->second.begin(), it->second.end(), [](const Open& o) { return !o.is_span; });
 }
 
+std::vector<Tracker::Open>* Tracker::find(const Key& key) {
+  if (last_ && last_key_ == key) return last_;
+  auto it = open_.find(key);
+  if (it == open_.end()) return nullptr;
+  last_key_ = key;
+  return last_ = &it->second;
+}
+
+std::vector<Tracker::Open>& Tracker::at(const Key& key) {
+  if (last_ && last_key_ == key) return *last_;
+  last_key_ = key;
+  return *(last_ = &open_[key]);  // references to elements survive a rehash
+}
+
+void Tracker::erase(Threads::iterator it) {
+  if (last_ == &it->second) last_ = nullptr;
+  open_.erase(it);
+}
+
 CountSource* Tracker::source_of(const Boundary& b) const {
   CountSource* s = b.counts ? b.counts : counts_;
   if (!s) throw std::logic_error("regions::Tracker: a boundary without a count source");
@@ -48,9 +67,11 @@ size_t Tracker::open_count() const {
 }
 
 bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group) {
-  if (is_open(region, b.pid, b.tid)) return false;  // recursion / re-reached START: counted once
+  std::vector<Open>& v = at({b.pid, b.tid});
+  if (std::any_of(v.begin(), v.end(), [&](const Open& o) { return o.region == region; }))
+    return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
-  open_[{b.pid, b.tid}].push_back(Open{region, is_span, b.sp, b.time_ns, src->read(b.pid, b.tid), src, std::move(group)});
+  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read(b.pid, b.tid), src, std::move(group)});
   return true;
 }
 
@@ -79,62 +100,57 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
 }
 
 bool Tracker::span_stop(RegionId region, const Boundary& b) {
-  auto it = open_.find({b.pid, b.tid});
-  if (it == open_.end()) return false;
-  auto& v = it->second;
-  auto pos = std::find_if(v.begin(), v.end(), [&](const Open& o) { return o.is_span && o.region == region; });
-  if (pos == v.end()) return false;
+  const Key key{b.pid, b.tid};
+  std::vector<Open>* v = find(key);
+  if (!v) return false;
+  auto pos = std::find_if(v->begin(), v->end(), [&](const Open& o) { return o.is_span && o.region == region; });
+  if (pos == v->end()) return false;
   Open o = std::move(*pos);
-  v.erase(pos);
+  v->erase(pos);
   CountSource* src = source_of(b);
-  close(it->first, std::move(o), b.time_ns, src, src->read(b.pid, b.tid), CloseReason::SpanStop);
-  if (v.empty()) open_.erase(it);
+  close(key, std::move(o), b.time_ns, src, src->read(b.pid, b.tid), CloseReason::SpanStop);
   return true;
 }
 
 bool Tracker::stack_at(const Boundary& b, CloseReason why) {
-  auto it = open_.find({b.pid, b.tid});
-  if (it == open_.end()) return false;
-  auto& v = it->second;
-  bool any = std::any_of(v.begin(), v.end(), [&](const Open& o) { return !o.is_span && o.entry_sp < b.sp; });
+  const Key key{b.pid, b.tid};
+  std::vector<Open>* v = find(key);
+  if (!v) return false;
+  bool any = std::any_of(v->begin(), v->end(), [&](const Open& o) { return !o.is_span && o.entry_sp < b.sp; });
   if (!any) return false;
   CountSource* src = source_of(b);
   CounterValues end = src->read(b.pid, b.tid);
   // Close innermost first so instances come out in the order a real unwind would close them.
-  for (size_t i = v.size(); i-- > 0;) {
-    if (!v[i].is_span && v[i].entry_sp < b.sp) {
-      Open o = std::move(v[i]);
-      v.erase(v.begin() + long(i));
-      close(it->first, std::move(o), b.time_ns, src, end, why);
+  for (size_t i = v->size(); i-- > 0;) {
+    if (!(*v)[i].is_span && (*v)[i].entry_sp < b.sp) {
+      Open o = std::move((*v)[i]);
+      v->erase(v->begin() + long(i));
+      close(key, std::move(o), b.time_ns, src, end, why);
     }
   }
-  if (v.empty()) open_.erase(it);
   return true;
 }
 
 bool Tracker::thread_exit(const Boundary& b, CloseReason why) {
-  auto it = open_.find({b.pid, b.tid});
+  const Key key{b.pid, b.tid};
+  auto it = open_.find(key);
   if (it == open_.end()) return false;
+  std::vector<Open> v = std::move(it->second);
+  erase(it);  // the thread is gone
+  if (v.empty()) return false;
   CountSource* src = source_of(b);
   CounterValues end = src->read(b.pid, b.tid);
-  auto v = std::move(it->second);
-  Key key = it->first;
-  open_.erase(it);
   for (size_t i = v.size(); i-- > 0;) close(key, std::move(v[i]), b.time_ns, src, end, why);
   return true;
 }
 
 bool Tracker::process_exit(int pid, int64_t time_ns, CloseReason why, CountSource* counts) {
+  std::vector<Tid> tids;  // closed thread by thread in tid order, whatever the table's order
+  for (const auto& [key, v] : open_)
+    if (key.first == pid) tids.push_back(key.second);
+  std::sort(tids.begin(), tids.end());
   bool any = false;
-  for (auto it = open_.begin(); it != open_.end();) {
-    if (it->first.first != pid) {
-      ++it;
-      continue;
-    }
-    Boundary b{pid, it->first.second, 0, time_ns, counts};
-    ++it;  // thread_exit erases the current entry
-    any |= thread_exit(b, why);
-  }
+  for (Tid tid : tids) any |= thread_exit(Boundary{pid, tid, 0, time_ns, counts}, why);
   return any;
 }
 

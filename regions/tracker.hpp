@@ -19,8 +19,8 @@
 //    opened by one source and closed by another has unknown counts.
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/counts.hpp"
@@ -122,6 +122,15 @@ class Tracker {
     std::string group;
   };
   using Key = std::pair<int, Tid>;
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(uint64_t(uint32_t(k.first)) << 32 | uint32_t(k.second)); }
+  };
+  using Threads = std::unordered_map<Key, std::vector<Open>, KeyHash>;
+  // A thread's open instances (null: it has none), and the same, made when missing. The entry
+  // of a thread stays while it lives, so that a call does not allocate (erase forgets it).
+  std::vector<Open>* find(const Key& key);
+  std::vector<Open>& at(const Key& key);
+  void erase(Threads::iterator it);
   bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {});
   void close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
              CloseReason why);
@@ -129,7 +138,10 @@ class Tracker {
 
   CountSource* counts_ = nullptr;
   Sink sink_;
-  std::map<Key, std::vector<Open>> open_;  // per thread, in order of opening
+  Threads open_;  // per thread, in order of opening
+  // The thread of the last lookup (replayed records come in runs of one thread).
+  Key last_key_{0, 0};
+  std::vector<Open>* last_ = nullptr;
 };
 
 }  // namespace roofprof::regions

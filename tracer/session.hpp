@@ -189,6 +189,7 @@ class Session : public regions::CountSource {
   bool root_ended_ = false;  // the agent link was told (combined mode)
   int64_t last_agent_poll_ns_ = 0;
   bool agent_busy_ = false;  // the last drain found records: drain again at once
+  int64_t last_agent_records_ns_ = INT64_MIN / 2;  // when a drain last found records
   std::set<regions::RegionId> not_called_warned_;  // entered without a call: warned once
   bool scratch_warned_ = false;
   std::set<std::string> patch_refusals_;  // warned once per function and reason

@@ -78,8 +78,9 @@ struct rp_agent {
   /* record file (ring.c) */
   struct rp_file_header *file;
   size_t file_bytes;
-  struct rp_record *ring;
+  char *ring;            /* slot p % ring_slots at ring + (p % ring_slots) * record_bytes */
   uint64_t ring_mask;
+  uint64_t record_bytes; /* RP_RECORD_BYTES(n_events) */
   char *table;
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */

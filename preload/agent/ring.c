@@ -13,7 +13,7 @@
 #include "preload/agent/agent.h"
 
 int rp_file_create(pid_t ppid) {
-  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * sizeof(struct rp_record);
+  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * RP_RECORD_BYTES(rp.n_events);
   char tmp[PATH_MAX + 64], final[PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s/%d.tmp", rp.dir, (int)rp.pid);
   int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -37,7 +37,7 @@ int rp_file_create(pid_t ppid) {
   struct rp_file_header *h = m;
   memcpy(h->magic, RP_FILE_MAGIC, 8);
   h->version = RP_FILE_VERSION;
-  h->record_bytes = sizeof(struct rp_record);
+  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_events);
   h->table_offset = RP_HEADER_BYTES;
   h->table_bytes = RP_TABLE_BYTES;
   h->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
@@ -72,7 +72,8 @@ int rp_file_create(pid_t ppid) {
   rp.file = h;
   rp.file_bytes = bytes;
   rp.table = (char *)m + RP_HEADER_BYTES;
-  rp.ring = (struct rp_record *)((char *)m + h->ring_offset);
+  rp.ring = (char *)m + h->ring_offset;
+  rp.record_bytes = h->record_bytes;
   rp.ring_mask = rp.ring_slots - 1;
   return 0;
 }
@@ -144,7 +145,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   if (rp.n_events)
     have_counts = rp.scope == RP_SCOPE_THREAD ? rp_counters_read(t->fd, counts) : rp_counters_read_process(counts);
   uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
-  struct rp_record *s = &rp.ring[pos & rp.ring_mask];
+  struct rp_record *s = (struct rp_record *)(rp.ring + (pos & rp.ring_mask) * rp.record_bytes);
   uint64_t lap = pos & ~rp.ring_mask;
   if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != lap && !wait_for_slot(s, lap)) {
     __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);

@@ -23,7 +23,7 @@ class FakeAgentFile {
   FakeAgentFile(uint64_t capacity, uint32_t n_events) {
     path_ = (fs::temp_directory_path() / ("roofprof-rf-" + std::to_string(::getpid()) + "-" +
                                           std::to_string(counter()++) + RP_FILE_SUFFIX)).string();
-    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * sizeof(rp_record);
+    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * RP_RECORD_BYTES(n_events);
     int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(::ftruncate(fd, off_t(bytes_)), 0);
@@ -32,7 +32,7 @@ class FakeAgentFile {
     h_ = static_cast<rp_file_header*>(map_);
     std::memcpy(h_->magic, RP_FILE_MAGIC, 8);
     h_->version = RP_FILE_VERSION;
-    h_->record_bytes = sizeof(rp_record);
+    h_->record_bytes = uint32_t(RP_RECORD_BYTES(n_events));
     h_->table_offset = RP_HEADER_BYTES;
     h_->table_bytes = RP_TABLE_BYTES;
     h_->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
@@ -50,8 +50,8 @@ class FakeAgentFile {
   const std::string& path() const { return path_; }
   rp_file_header& header() { return *h_; }
   rp_record& slot(uint64_t pos) {
-    auto* ring = reinterpret_cast<rp_record*>(static_cast<char*>(map_) + h_->ring_offset);
-    return ring[pos % h_->capacity];
+    char* ring = static_cast<char*>(map_) + h_->ring_offset;
+    return *reinterpret_cast<rp_record*>(ring + (pos % h_->capacity) * h_->record_bytes);
   }
   // Reserves the next position; publishes it unless `publish` is false (a torn record).
   uint64_t put(uint8_t kind, uint32_t region, int tid, uint64_t sp, int64_t t, std::vector<uint64_t> counts,
@@ -194,6 +194,9 @@ TEST(RecordFile, RejectsOtherFiles) {
   FakeAgentFile fake(16, 0);
   fake.header().version = 99;
   EXPECT_THROW(RecordFile::open(fake.path()), UserError);
+  FakeAgentFile wide(16, 2);
+  wide.header().record_bytes = sizeof(rp_record);  // slots of every event, for a file of two
+  EXPECT_THROW(RecordFile::open(wide.path()), UserError);
   EXPECT_THROW(RecordFile::open("/nonexistent/x.rfa"), UserError);
   EXPECT_THROW(RecordFile::open("/etc/hostname"), UserError);
 }

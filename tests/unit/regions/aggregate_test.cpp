@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace roofprof::regions {
 namespace {
 
@@ -37,6 +39,34 @@ TEST(Aggregator, SumsCallsTimesCountersThreadsAndReasons) {
   EXPECT_EQ(a.regions().at(1).calls, 3u);
   EXPECT_EQ(a.regions().at(1).durations_s.size(), 3u);
   EXPECT_EQ(a.regions().at(1).threads(), 2u);  // the larger run's threads, not 3
+}
+
+// Instances of one region, thread and reason in a row, then each of them changing, and back:
+// every thread, process and reason is counted whatever the order.
+TEST(Aggregator, RunsAndChangesOfRegionThreadProcessAndReason) {
+  Aggregator a;
+  auto add = [&](RegionId r, int pid, Tid tid, CloseReason why) {
+    a.add(Instance{r, pid, tid, 0, 10, {1}, false, why, {}});
+  };
+  add(1, 100, 7, CloseReason::Return);
+  add(1, 100, 7, CloseReason::Return);
+  add(1, 100, 8, CloseReason::Return);
+  add(2, 100, 8, CloseReason::Return);
+  add(1, 100, 8, CloseReason::Exception);
+  add(1, 101, 8, CloseReason::Exception);
+  add(1, 100, 7, CloseReason::Return);
+  a.next_run();
+  add(1, 100, 7, CloseReason::Return);
+  const auto& r1 = a.regions().at(1);
+  EXPECT_EQ(r1.calls, 7u);
+  EXPECT_DOUBLE_EQ(r1.counter_totals[0], 7);
+  EXPECT_EQ(r1.closed_by.at(CloseReason::Return), 5u);
+  EXPECT_EQ(r1.closed_by.at(CloseReason::Exception), 2u);
+  EXPECT_EQ(r1.pids, (std::set<int>{100, 101}));
+  EXPECT_EQ(r1.thread_ids, (std::set<Tid>{7}));  // this run's
+  EXPECT_EQ(r1.threads(), 2u);
+  EXPECT_EQ(a.regions().at(2).calls, 1u);
+  EXPECT_EQ(a.regions().at(2).threads(), 1u);
 }
 
 TEST(Aggregator, ThreadsOfRepeatedRunsAreTheLargestRunsNotTheirSum) {

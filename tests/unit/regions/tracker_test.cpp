@@ -100,6 +100,41 @@ TEST_F(Fixture, ThreadAndProcessExitCloseEverythingFlagged) {
   EXPECT_EQ(tracker.open_count(), 0u);
 }
 
+TEST_F(Fixture, ProcessExitClosesThreadByThreadInTidOrder) {
+  for (Tid tid : {9, 3, 12, 5}) tracker.enter(1, at(tid, 1000, tid));
+  tracker.enter(1, Boundary{200, 4, 1000, 1});  // another process: stays open
+  EXPECT_TRUE(tracker.process_exit(100, 20, CloseReason::ProcessExit));
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].tid, 3);
+  EXPECT_EQ(out[1].tid, 5);
+  EXPECT_EQ(out[2].tid, 9);
+  EXPECT_EQ(out[3].tid, 12);
+  EXPECT_EQ(tracker.open_count(), 1u);
+  EXPECT_FALSE(tracker.process_exit(100, 21, CloseReason::ProcessExit));
+}
+
+// A thread whose instances all closed keeps nothing open: its exit closes nothing, and a later
+// entry of the same thread opens afresh (the tracker keeps the thread's table between calls).
+TEST_F(Fixture, AThreadWithNothingOpenClosesNothingAndOpensAgain) {
+  for (int call = 0; call < 3; ++call) {
+    EXPECT_TRUE(tracker.enter(1, at(7, 1000, 10 * call)));
+    EXPECT_FALSE(tracker.stack_at(at(8, 1008, 10 * call + 5), CloseReason::Return));  // another thread
+    EXPECT_TRUE(tracker.stack_at(at(7, 1008, 10 * call + 5), CloseReason::Return));
+    EXPECT_FALSE(tracker.stack_at(at(7, 1008, 10 * call + 6), CloseReason::Return));
+    EXPECT_FALSE(tracker.is_open(1, 100, 7));
+  }
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[2].begin_ns, 20);
+  EXPECT_EQ(out[2].end_ns, 25);
+  EXPECT_FALSE(tracker.thread_exit(at(7, 0, 40), CloseReason::ThreadExit));
+  EXPECT_FALSE(tracker.span_stop(3, at(7, 0, 41)));
+  EXPECT_TRUE(tracker.enter(1, at(7, 1000, 50)));  // the same tid again (reused after exit)
+  EXPECT_TRUE(tracker.thread_exit(at(7, 0, 60), CloseReason::ThreadExit));
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[3].reason, CloseReason::ThreadExit);
+  EXPECT_EQ(tracker.open_count(), 0u);
+}
+
 TEST_F(Fixture, CountsAreReadOnlyWhenSomethingOpensOrCloses) {
   tracker.enter(1, at(7, 1000, 1));
   int before = counts.reads;
