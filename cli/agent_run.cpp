@@ -20,6 +20,7 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "preload/collector.hpp"
+#include "preload/drain_pace.hpp"
 #include "supervisor/child.hpp"
 #include "symbolizer/elf_file.hpp"
 
@@ -64,15 +65,17 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   supervisor::InterruptPolicy interrupts(false);
   supervisor::Child child(supervisor::start(launch), interrupts);
   int64_t end = 0;
+  preload::DrainPace pace;
   for (bool root_done = false;;) {
-    size_t replayed = collector.poll();
-    if (!root_done && child.wait(replayed ? 0 : 2)) {
+    if (pace.wait_ns(monotonic_ns()) == 0) pace.drained(collector.poll(), monotonic_ns());
+    const int64_t wait = pace.wait_ns(monotonic_ns());
+    if (!root_done && child.wait(wait)) {
       root_done = true;
       end = monotonic_ns();
       int st = child.status();
       collector.root_ended(child.pid(), end, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    } else if (root_done && replayed == 0) {
-      struct timespec ts {0, 2'000'000};
+    } else if (root_done && wait > 0) {
+      struct timespec ts {0, long(wait)};
       nanosleep(&ts, nullptr);
     }
     // --follow-fork: the program's children are not ours to wait for; an interrupt stops here.

@@ -63,17 +63,17 @@ std::string_view RecordFile::table() const {
 }
 
 size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool final) {
-  const uint64_t cap = header_->capacity, mask = cap - 1;
+  constexpr uint64_t kReleaseEvery = 256;  // records between two stores of `tail`
+  const uint64_t mask = header_->capacity - 1;
   uint64_t pos = __atomic_load_n(&header_->tail, __ATOMIC_RELAXED);
   const uint64_t head = __atomic_load_n(&header_->head, __ATOMIC_ACQUIRE);
   size_t delivered = 0;
   const size_t n = n_events();
   Record r;  // once: counts past n_events stay zero, and no record is cleared field by field
-  auto slot = [&](uint64_t p) -> rp_record& { return *reinterpret_cast<rp_record*>(ring_ + (p & mask) * record_bytes_); };
   for (; pos < head; ++pos) {
-    rp_record& s = slot(pos);
-    const uint64_t lap = pos & ~mask;
-    if (__atomic_load_n(&s.seq, __ATOMIC_ACQUIRE) != lap + 1) {
+    if (pos % kReleaseEvery == 0) __atomic_store_n(&header_->tail, pos, __ATOMIC_RELEASE);  // slots for the agent
+    const rp_record& s = *reinterpret_cast<const rp_record*>(ring_ + (pos & mask) * record_bytes_);
+    if (__atomic_load_n(&s.seq, __ATOMIC_ACQUIRE) != pos + 1) {
       if (!final) break;  // still being written: next time
       ++torn_;            // reserved by a thread that died before publishing it
       continue;
@@ -87,7 +87,6 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     r.time_ns = s.time_ns;
     r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
     for (size_t i = 0; i < n; ++i) r.counts[i] = s.counts[i];
-    __atomic_store_n(&s.seq, lap + cap, __ATOMIC_RELEASE);  // free for the next lap
     if (r.kind >= RecordKind::Enter && r.kind <= RecordKind::ProcessExit) {
       fn(r);
       ++delivered;

@@ -5,15 +5,14 @@
  *
  *   [header, 4 KiB] [table: text lines, RP_TABLE_BYTES] [ring: capacity * record_bytes]
  *
- * The ring is a bounded multi-producer, single-consumer queue (per-slot sequence numbers,
- * after D. Vyukov's bounded queue). A producer reserves position p with an atomic add on
- * `head`, waits until slot p % capacity is free for lap p / capacity, writes the record and
- * publishes it by storing its `seq`. The consumer reads slots in position order, so the
- * records of one thread come out in the order that thread wrote them. `seq` is stored
- * relative to the lap so that a zero-filled (sparse) file is an empty ring:
- *   free for position p:       seq == lap(p)            lap(p) = p & ~(capacity - 1)
- *   published for position p:  seq == lap(p) + 1
- *   consumed:                  seq == lap(p) + capacity (= free for position p + capacity)
+ * The ring is a bounded multi-producer, single-consumer queue. A producer reserves position p
+ * with an atomic add on `head`, waits until p < tail + capacity (the consumer is done with the
+ * slot's previous record), writes the record into slot p % capacity and publishes it by storing
+ * `seq = p + 1` last. The consumer reads slots in position order, so the records of one thread
+ * come out in the order that thread wrote them, and stores `tail` (the next position it reads)
+ * every few hundred records and at the end of each drain: it never writes to a slot, so a slot's
+ * cache line goes from producer to consumer once and back once per lap. A zero-filled (sparse)
+ * file is an empty ring: seq 0 is not p + 1 for any p.
  *
  * Table lines (appended under the agent's lock, then `table_len` is published):
  *   M <is_main> <path>               a module the agent scanned (realpath)
@@ -33,7 +32,7 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 2u
+#define RP_FILE_VERSION 3u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 8
@@ -51,7 +50,7 @@ enum rp_kind {
 #define RP_REC_COUNTS 0x1u /* counts[0..n_events) hold a snapshot in the run's scope */
 
 struct rp_record {
-  uint64_t seq;   /* ring protocol (see above), stored last */
+  uint64_t seq;   /* position + 1 once published (see above), stored last */
   uint8_t kind;   /* enum rp_kind */
   uint8_t reason; /* enum rp_reason */
   uint8_t flags;  /* RP_REC_* */

@@ -52,7 +52,7 @@ bool Child::reap() {
   return ended();
 }
 
-bool Child::wait(int timeout_ms) {
+bool Child::wait(int64_t timeout_ns) {
   if (ended() || reap()) return true;
   switch (policy_.next(monotonic_ns())) {
     case Action::Forward: ::kill(pid_, policy_.signal()); break;
@@ -68,8 +68,8 @@ bool Child::wait(int timeout_ms) {
     status_ = st;
     return true;
   }
-  if (timeout_ms > 0) {
-    timespec ts{timeout_ms / 1000, long(timeout_ms % 1000) * 1'000'000};
+  if (timeout_ns > 0) {
+    timespec ts{time_t(timeout_ns / 1'000'000'000), long(timeout_ns % 1'000'000'000)};
     ::nanosleep(&ts, nullptr);  // a signal (a request, the grace timer, SIGCHLD if handled) ends it early
   }
   return reap();

@@ -31,9 +31,9 @@ pid_t start(const Launch& l);
 class Child {
  public:
   Child(pid_t pid, InterruptPolicy& policy);
-  // Acts on interrupt requests (forwards, or kills), then waits up to `timeout_ms` for the
+  // Acts on interrupt requests (forwards, or kills), then waits up to `timeout_ns` for the
   // program to end (a request cuts the wait short). True once it has ended.
-  bool wait(int timeout_ms);
+  bool wait(int64_t timeout_ns);
   pid_t pid() const { return pid_; }
   bool ended() const { return status_.has_value(); }
   int status() const { return status_.value_or(0); }  // waitpid status once ended

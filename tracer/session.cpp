@@ -244,35 +244,24 @@ void Session::loop() {
 }
 
 // The next stop (tid 0: none yet, look at interrupts again). In the combined mode the
-// agent's records are drained while waiting: at once while records keep coming (a full ring
-// makes the program wait), otherwise every 2 ms at most while stops keep coming. The wait
-// sleeps 2 ms at most (SIGCHLD cuts it short), and 50 us while records came in the last 10 ms:
-// a program making calls fast refills the ring in about the time a 2 ms sleep would leave it
-// waiting for a slot.
+// agent's records are drained while waiting, at the pace of preload/drain_pace.hpp while stops
+// keep coming too; the wait sleeps until the next drain is due (SIGCHLD cuts it short).
 bool Session::wait_for_stop(pid_t& tid, int& status) {
   if (!opts_.agent) {
     tid = waitpid(-1, &status, __WALL);
     if (tid < 0 && errno == EINTR) tid = 0;
     return tid >= 0;
   }
-  constexpr int64_t kPollNs = 2'000'000, kBusyPollNs = 50'000, kBusyWindowNs = 10'000'000;
-  const int64_t now = monotonic_ns();
-  const int64_t interval = now - last_agent_records_ns_ < kBusyWindowNs ? kBusyPollNs : kPollNs;
-  size_t replayed = 0;
-  if (agent_busy_ || now - last_agent_poll_ns_ >= interval) {
-    replayed = opts_.agent->poll();
-    last_agent_poll_ns_ = now;
-    agent_busy_ = replayed > 0;
-    if (replayed) last_agent_records_ns_ = now;
-  }
+  if (drain_pace_.wait_ns(monotonic_ns()) == 0) drain_pace_.drained(opts_.agent->poll(), monotonic_ns());
   tid = waitpid(-1, &status, __WALL | WNOHANG);
   if (tid < 0) {
     if (errno == EINTR) tid = 0;
     return tid >= 0;
   }
-  if (tid == 0 && replayed == 0) {
-    struct timespec ts {0, interval};
-    nanosleep(&ts, nullptr);
+  if (tid == 0) {
+    int64_t wait = drain_pace_.wait_ns(monotonic_ns());
+    struct timespec ts {0, long(wait)};
+    if (wait > 0) nanosleep(&ts, nullptr);
   }
   return true;
 }

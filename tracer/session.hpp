@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "counters/backend.hpp"
+#include "preload/drain_pace.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
 #include "result/result.hpp"
@@ -187,9 +188,7 @@ class Session : public regions::CountSource {
   std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
   pid_t main_pid_ = 0;
   bool root_ended_ = false;  // the agent link was told (combined mode)
-  int64_t last_agent_poll_ns_ = 0;
-  bool agent_busy_ = false;  // the last drain found records: drain again at once
-  int64_t last_agent_records_ns_ = INT64_MIN / 2;  // when a drain last found records
+  preload::DrainPace drain_pace_;  // when the agent's records are drained next
   std::set<regions::RegionId> not_called_warned_;  // entered without a call: warned once
   bool scratch_warned_ = false;
   std::set<std::string> patch_refusals_;  // warned once per function and reason

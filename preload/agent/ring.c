@@ -114,12 +114,12 @@ static int consumer_alive(void) {
   return c > 0 && rp_syscall6(SYS_kill, c, 0, 0, 0, 0, 0) != -ESRCH;
 }
 
-/* Waits until slot `s` is free for lap `lap` (the ring is full until the consumer catches
- * up). Returns 0 when the consumer is gone: the agent stops recording. */
-static int wait_for_slot(struct rp_record *s, uint64_t lap) {
+/* Waits until the consumer is done with the record a lap before position `pos` (the ring is
+ * full until it catches up). Returns 0 when the consumer is gone: the agent stops recording. */
+static int wait_for_slot(struct rp_file_header *h, uint64_t pos) {
   struct timespec nap = {0, 20000};
   for (unsigned spins = 0;; ++spins) {
-    if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == lap) return 1;
+    if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) < rp.ring_slots) return 1;
     if (spins < 256) {
       __builtin_ia32_pause();
       continue;
@@ -146,8 +146,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
     have_counts = rp.scope == RP_SCOPE_THREAD ? rp_counters_read(t->fd, counts) : rp_counters_read_process(counts);
   uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   struct rp_record *s = (struct rp_record *)(rp.ring + (pos & rp.ring_mask) * rp.record_bytes);
-  uint64_t lap = pos & ~rp.ring_mask;
-  if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != lap && !wait_for_slot(s, lap)) {
+  if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >= rp.ring_slots && !wait_for_slot(h, pos)) {
     __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);
     __atomic_fetch_or(&h->flags, RP_F_NO_CONSUMER, __ATOMIC_RELAXED);
     rp.active = 0;
@@ -164,7 +163,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   for (int i = 0; i < rp.n_events; ++i) s->counts[i] = have_counts ? counts[i] : 0;
   if (kind == RP_ENTER) now = rp_now_ns();
   s->time_ns = now;
-  __atomic_store_n(&s->seq, lap + 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
 }
 
 void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {

@@ -58,8 +58,7 @@ class FakeAgentFile {
                bool publish = true) {
     uint64_t pos = h_->head++;
     rp_record& s = slot(pos);
-    uint64_t lap = pos & ~(h_->capacity - 1);
-    EXPECT_EQ(s.seq, lap) << "slot not free for position " << pos;
+    EXPECT_LT(pos - h_->tail, h_->capacity) << "slot not free for position " << pos;
     s.kind = kind;
     s.reason = RP_REASON_RETURN;
     s.flags = counts.empty() ? 0 : RP_REC_COUNTS;
@@ -69,9 +68,10 @@ class FakeAgentFile {
     s.sp = sp;
     s.time_ns = t;
     for (size_t i = 0; i < counts.size(); ++i) s.counts[i] = counts[i];
-    if (publish) s.seq = lap + 1;
+    if (publish) this->publish(pos);
     return pos;
   }
+  void publish(uint64_t pos) { slot(pos).seq = pos + 1; }
   void append_table(const std::string& text) {
     std::memcpy(static_cast<char*>(map_) + h_->table_offset + h_->table_len, text.data(), text.size());
     h_->table_len += text.size();
@@ -125,10 +125,11 @@ TEST(RecordFile, DrainDeliversPublishedRecordsInOrderAndFreesSlots) {
   EXPECT_EQ(rs[0].counts[1], 6u);
   EXPECT_EQ(rs[1].kind, RecordKind::StackAt);
   EXPECT_EQ(rs[1].reason, regions::CloseReason::Return);
-  // Consumed slots are free for the next lap: lap + capacity.
-  EXPECT_EQ(fake.slot(0).seq, 4u);
-  EXPECT_EQ(fake.slot(1).seq, 4u);
+  // Consumed slots are free for the next lap: the reader says how far it has read, and
+  // writes nothing into the slots.
   EXPECT_EQ(fake.header().tail, 2u);
+  EXPECT_EQ(fake.slot(0).seq, 1u);
+  EXPECT_EQ(fake.slot(1).seq, 2u);
   EXPECT_TRUE(drain_all(*f).empty());
 }
 
@@ -144,6 +145,22 @@ TEST(RecordFile, WrapsAroundTheRing) {
     EXPECT_FALSE(rs[2].has_counts);
   }
   EXPECT_EQ(fake.header().tail, 15u);
+}
+
+// A long drain gives slots back while it replays (every 256 records), not only at its end: the
+// agent waiting for a slot of a full ring goes on while roofprof is still busy.
+TEST(RecordFile, ALongDrainGivesSlotsBackAsItGoes) {
+  FakeAgentFile fake(1024, 0);
+  auto f = RecordFile::open(fake.path());
+  for (int i = 0; i < 1000; ++i) fake.put(RP_ENTER, 1, 1, 0, i, {});
+  uint64_t tail_at_900 = 0;
+  size_t seen = 0;
+  f->drain([&](const Record&) {
+    if (++seen == 900) tail_at_900 = fake.header().tail;
+  }, false);
+  EXPECT_EQ(seen, 1000u);
+  EXPECT_EQ(tail_at_900, 768u);
+  EXPECT_EQ(fake.header().tail, 1000u);
 }
 
 TEST(RecordFile, StopsAtAnUnpublishedRecordUntilFinal) {
@@ -167,7 +184,7 @@ TEST(RecordFile, EveryCloseReasonRoundTripsThroughARecord) {
   for (int code = 0; code < RP_REASONS; ++code) {
     uint64_t pos = fake.put(RP_STACK_AT, 0, 11, 0x7000, 100, {}, /*publish=*/false);
     fake.slot(pos).reason = uint8_t(code);
-    fake.slot(pos).seq += 1;  // published, with its reason
+    fake.publish(pos);  // with its reason
   }
   auto rs = drain_all(*f);
   ASSERT_EQ(rs.size(), size_t(RP_REASONS));
@@ -184,7 +201,7 @@ TEST(RecordFile, AnUnknownReasonCodeReadsAsUnwound) {
   auto f = RecordFile::open(fake.path());
   uint64_t pos = fake.put(RP_STACK_AT, 0, 11, 0x7000, 100, {}, /*publish=*/false);
   fake.slot(pos).reason = 200;
-  fake.slot(pos).seq += 1;
+  fake.publish(pos);
   auto rs = drain_all(*f);
   ASSERT_EQ(rs.size(), 1u);
   EXPECT_EQ(rs[0].reason, regions::CloseReason::Unwound);
