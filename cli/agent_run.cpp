@@ -69,7 +69,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   for (bool root_done = false;;) {
     if (pace.wait_ns(monotonic_ns()) == 0) pace.drained(collector.poll(), monotonic_ns());
     const int64_t wait = pace.wait_ns(monotonic_ns());
-    if (!root_done && child.wait(wait)) {
+    if (!root_done && child.wait(std::chrono::nanoseconds(wait))) {
       root_done = true;
       end = monotonic_ns();
       int st = child.status();

@@ -56,8 +56,7 @@ std::vector<std::string> emulation_left_out(const probes::Planner& planner) {
 
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
                                         bool cache_sim) {
-  regions::Aggregator agg;
-  for (const auto& inst : emulated.instances) agg.add(inst);
+  const regions::Aggregator& agg = emulated.aggregate;
   std::vector<std::string> warnings;
   const auto& names = emulated.counters;
   for (size_t id = 0; id < regions.size(); ++id) {

@@ -27,6 +27,9 @@ class CallGroups {
   bool has_signature(regions::RegionId region) { return signature_of(region) != nullptr; }
   // A finished native call.
   void add(const regions::Instance& inst);
+  // Whether the native run's calls of `region` were grouped by their arguments (the emulated
+  // run's calls of it are wanted one by one).
+  bool grouped(regions::RegionId region) const { return calls_.count(region) != 0; }
   // The emulated run's calls: per-call W and Q for regions whose call counts match.
   void add_emulated(const emul::Result& emulated);
   // Writes `groups` into each region (planner order).

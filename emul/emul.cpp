@@ -81,18 +81,24 @@ class EventFiles {
   struct Tail {
     std::string path;
     int id = 0;
-    uint64_t offset = 0;
+    uint64_t offset = 0;    // bytes read
+    uint64_t released = 0;  // bytes given back to the file system (a hole)
     std::string partial;
     bool closed = false;
   };
 
+  // Reads what the tool appended since the last time, then gives the blocks read back to the
+  // file system (a hole punched in the file: its size stays, its disk use does not grow), so
+  // that the temporary files of a run hold what has not been read yet, not every boundary of
+  // the run (about 100 bytes each). Where the file system cannot punch holes the file keeps
+  // its blocks until the run ends, as before.
   void read_new(Tail& t) {
-    std::ifstream in(t.path, std::ios::binary);
-    in.seekg(std::streamoff(t.offset));
+    int fd = ::open(t.path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) return;
     std::vector<char> buf(1 << 16);
-    while (in) {
-      in.read(buf.data(), std::streamsize(buf.size()));
-      std::streamsize got = in.gcount();
+    for (;;) {
+      ssize_t got = ::pread(fd, buf.data(), buf.size(), off_t(t.offset));
+      if (got < 0 && errno == EINTR) continue;
       if (got <= 0) break;
       t.offset += uint64_t(got);
       size_t start = 0;
@@ -109,6 +115,12 @@ class EventFiles {
       }
       t.partial.append(buf.data() + start, size_t(got) - start);
     }
+    constexpr uint64_t kBlock = 1 << 20;  // punched a MiB at a time
+    uint64_t done = t.offset / kBlock * kBlock;
+    if (done > t.released &&
+        ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(t.released), off_t(done - t.released)) == 0)
+      t.released = done;
+    ::close(fd);
   }
 
   std::string dir_;
@@ -211,8 +223,14 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   args.insert(args.end(), argv.begin(), argv.end());
 
   Result result;
+  uint64_t calls_done = 0;
   EventParser parser(
-      probes, options.scope, [&](regions::Instance&& inst) { result.instances.push_back(std::move(inst)); },
+      probes, options.scope,
+      [&](regions::Instance&& inst) {
+        ++calls_done;
+        result.aggregate.add(inst);
+        if (!options.keep_calls || options.keep_calls(inst.region)) result.instances.push_back(std::move(inst));
+      },
       options.agent ? options.agent->region_ids : AgentRegions{});
   EventFiles files(events_dir, parser);
 
@@ -250,15 +268,19 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
 
   auto start = std::chrono::steady_clock::now();
   try {
-    constexpr double kLinesEvery = 10;  // seconds between plain progress lines
-    double next_line = kLinesEvery;
-    while (!child.wait(progress ? 250 : 50)) {
+    constexpr double kLinesEvery = 10;   // seconds between plain progress lines
+    constexpr double kBarEvery = 0.25;   // seconds between updates of the terminal's bar
+    double next_line = kLinesEvery, next_bar = 0;
+    // The files are read every 50 ms: what has been read is given back to the file system.
+    while (!child.wait(std::chrono::milliseconds(50))) {
       files.poll();
       if (!progress) continue;
       Progress p;
       p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (terminal && p.elapsed_s < next_bar) continue;
+      next_bar = p.elapsed_s + kBarEvery;
       p.instructions = parser.instructions();
-      p.calls_done = result.instances.size();
+      p.calls_done = calls_done;
       p.calls_expected = options.expected_calls;
       if (auto region = parser.current_region())
         p.region = options.region_name ? options.region_name(*region) : fmt::format("region {}", *region);

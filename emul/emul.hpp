@@ -11,6 +11,7 @@
 #include "emul/cache_geometry.hpp"
 #include "emul/events.hpp"
 #include "emul/probes.hpp"
+#include "regions/aggregate.hpp"
 #include "regions/tracker.hpp"
 
 namespace roofprof::emul {
@@ -43,6 +44,10 @@ struct Options {
     AgentRegions region_ids;  // (spec, raw symbol) -> the planner's regions
   };
   std::optional<Agent> agent;
+  // The regions whose calls are kept one by one in Result::instances (per-call W and Q of
+  // argument groups); unset: every region's. Every call is in Result::aggregate either way, so
+  // that 10^7 calls of a region no one asks about call by call take no memory per call.
+  std::function<bool(regions::RegionId)> keep_calls;
   // Directory holding roofprof-amd64-linux; "" = <dir of the running executable>/../lib/roofprof,
   // else the build tree's.
   std::string tool_dir;
@@ -50,7 +55,8 @@ struct Options {
 
 struct Result {
   std::vector<std::string> counters;          // names, in Instance::counts order
-  std::vector<regions::Instance> instances;   // in closing order
+  regions::Aggregator aggregate;              // every call of every region
+  std::vector<regions::Instance> instances;   // the calls Options::keep_calls keeps, in closing order
   std::map<int, std::vector<double>> totals;  // per pid: whole-process counts at its exit
   int pid = 0;                                // the program's pid
   int exit_code = -1;                         // when it exited

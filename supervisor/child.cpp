@@ -52,7 +52,8 @@ bool Child::reap() {
   return ended();
 }
 
-bool Child::wait(int64_t timeout_ns) {
+bool Child::wait(std::chrono::nanoseconds timeout) {
+  const int64_t timeout_ns = timeout.count();
   if (ended() || reap()) return true;
   switch (policy_.next(monotonic_ns())) {
     case Action::Forward: ::kill(pid_, policy_.signal()); break;

@@ -4,6 +4,7 @@
 // waits act on the signal policy (supervisor/signals.hpp).
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,7 +34,7 @@ class Child {
   Child(pid_t pid, InterruptPolicy& policy);
   // Acts on interrupt requests (forwards, or kills), then waits up to `timeout_ns` for the
   // program to end (a request cuts the wait short). True once it has ended.
-  bool wait(int64_t timeout_ns);
+  bool wait(std::chrono::nanoseconds timeout);
   pid_t pid() const { return pid_; }
   bool ended() const { return status_.has_value(); }
   int status() const { return status_.value_or(0); }  // waitpid status once ended

@@ -203,6 +203,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   for (const auto& r : res.regions) native_calls += r.calls;
   eo.expected_calls = native_calls / uint64_t(std::max(o.repeat, 1));
   eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
+  eo.keep_calls = [&groups](regions::RegionId id) { return groups.grouped(id); };  // per-call W and Q of a group
   if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
   try {
     // The emulated run marks regions the way the native run did: with --no-ptrace the agent's

@@ -90,10 +90,10 @@ TEST_F(Policy, ChildWaitForwardsTheRequest) {
   l.path = "/bin/sleep";
   l.argv = {"sleep", "30"};
   Child c(start(l), p);
-  EXPECT_FALSE(c.wait(10));
+  EXPECT_FALSE(c.wait(std::chrono::milliseconds(10)));
   auto t0 = std::chrono::steady_clock::now();
   ::kill(::getpid(), SIGTERM);
-  while (!c.wait(20)) ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  while (!c.wait(std::chrono::milliseconds(20))) ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
   EXPECT_TRUE(WIFSIGNALED(c.status()));
   EXPECT_EQ(WTERMSIG(c.status()), SIGTERM);
   EXPECT_FALSE(c.killed());
@@ -106,10 +106,10 @@ TEST_F(Policy, ChildIgnoringTheRequestIsKilledAfterTheGrace) {
   l.path = "/bin/sh";
   l.argv = {"sh", "-c", "trap '' TERM; exec sleep 30"};  // SIG_IGN survives exec
   Child c(start(l), p);
-  EXPECT_FALSE(c.wait(100));  // the trap is set
+  EXPECT_FALSE(c.wait(std::chrono::milliseconds(100)));  // the trap is set
   auto t0 = std::chrono::steady_clock::now();
   ::kill(::getpid(), SIGTERM);
-  while (!c.wait(20)) ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  while (!c.wait(std::chrono::milliseconds(20))) ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
   EXPECT_TRUE(c.killed());
   EXPECT_EQ(WTERMSIG(c.status()), SIGKILL);
 }
@@ -120,7 +120,7 @@ TEST(Start, ExecFailureExits127) {
   l.argv = {"program"};
   InterruptPolicy p(false);
   Child c(start(l), p);
-  while (!c.wait(10)) {}
+  while (!c.wait(std::chrono::milliseconds(10))) {}
   EXPECT_TRUE(WIFEXITED(c.status()));
   EXPECT_EQ(WEXITSTATUS(c.status()), 127);
 }
