@@ -56,7 +56,7 @@ ordered_json job_json(const JobSummary& job) {
   for (const auto& s : job.spread)
     spread.push_back({{"region", s.region},
                       {"kind", s.kind},
-                      {"time_s", spread_json(s.time_s)},
+                      {"time_s", s.time_s ? spread_json(*s.time_s) : ordered_json(nullptr)},
                       {"calls", spread_json(s.calls)},
                       {"flops", s.flops ? spread_json(*s.flops) : ordered_json(nullptr)}});
   return {{"launcher", job.launcher},
@@ -165,7 +165,7 @@ ordered_json report_json(const Model& m) {
       for (const auto& [k, v] : s.group->params) params[k] = v;
     r["params"] = params;
     r["calls"] = s.calls();
-    r["time_s"] = s.time_s();
+    r["time_s"] = s.time_s() ? ordered_json(*s.time_s()) : ordered_json(nullptr);
     if (const auto& q = s.per_call())
       r["time_per_call_s"] = {{"min", q->min}, {"q1", q->q1}, {"median", q->median},
                               {"q3", q->q3}, {"max", q->max}};

@@ -41,8 +41,9 @@ std::string tooltip(const Row& row, const Model& m, const std::string& level, do
   if (row.m.bound)
     t += fmt::format("\n{}% of the bound {} {} ({}-bound)", sig3(*row.m.fraction * 100),
                      sig3(*row.m.bound), unit, row.m.bound_by);
+  const std::optional<double> total = row.subject.time_s();
   t += fmt::format("\n{} calls, {} total", format_count(double(row.subject.calls())),
-                   format_seconds(row.subject.time_s()));
+                   total ? format_seconds(*total) : "time not measured");
   if (row.expected_work && row.m.work)
     t += fmt::format("\nW {} measured, {} expected", format_si(*row.m.work, "flop"),
                      format_si(*row.expected_work, "flop"));

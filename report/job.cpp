@@ -77,14 +77,15 @@ std::vector<std::string> apply_job(JobSummary& job, result::Run& merged) {
   const size_t ranks = job.by_rank.size();
   std::vector<std::vector<double>> time(merged.regions.size(), std::vector<double>(ranks, 0.0));
   std::vector<std::vector<double>> calls = time, flops = time;
-  std::vector<bool> flops_known(merged.regions.size(), true);
+  std::vector<bool> flops_known(merged.regions.size(), true), time_known = flops_known;
   std::vector<std::map<std::string, double>> group_max(merged.regions.size());
   for (size_t k = 0; k < ranks; ++k) {
     std::vector<bool> present(merged.regions.size(), false);
     for (const auto& r : job.by_rank[k]->run.regions) {
       const size_t i = index.at({r.name, r.kind});
       present[i] = true;
-      time[i][k] = r.time_s;
+      if (r.time_s) time[i][k] = *r.time_s;
+      else time_known[i] = false;
       calls[i][k] = double(r.calls);
       if (r.flops) flops[i][k] = *r.flops;
       else flops_known[i] = false;
@@ -96,14 +97,22 @@ std::vector<std::string> apply_job(JobSummary& job, result::Run& merged) {
   job.spread.clear();
   for (size_t i = 0; i < merged.regions.size(); ++i) {
     auto& region = merged.regions[i];
-    region.time_s = *std::max_element(time[i].begin(), time[i].end());
+    region.time_s = std::nullopt;
+    if (time_known[i]) region.time_s = *std::max_element(time[i].begin(), time[i].end());
     for (auto& g : region.groups) g.time_s = group_max[i][g.key];
-    RankSpread s{region.name, region.kind, spread_of(time[i]), spread_of(calls[i]), std::nullopt};
+    RankSpread s{region.name, region.kind, std::nullopt, spread_of(calls[i]), std::nullopt};
+    if (time_known[i]) s.time_s = spread_of(time[i]);
     if (flops_known[i]) s.flops = spread_of(flops[i]);
     job.spread.push_back(std::move(s));
   }
-  merged.wall_time_s = 0;
-  for (const auto* in : job.by_rank) merged.wall_time_s = std::max(merged.wall_time_s, in->run.wall_time_s);
+  merged.wall_time_s = 0.0;  // the slowest rank's; null when a rank was not timed
+  for (const auto* in : job.by_rank) {
+    if (!in->run.wall_time_s) {
+      merged.wall_time_s.reset();
+      break;
+    }
+    merged.wall_time_s = std::max(*merged.wall_time_s, *in->run.wall_time_s);
+  }
   merged.repeat = job.by_rank.front()->run.repeat;
 
   std::vector<std::string> notes;

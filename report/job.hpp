@@ -18,7 +18,8 @@ struct Spread {  // one quantity over the ranks
 
 struct RankSpread {  // one region over the ranks (a rank without the region counts as 0)
   std::string region, kind;
-  Spread time_s, calls;
+  std::optional<Spread> time_s;  // null when a rank did not measure T (an emulated rank)
+  Spread calls;
   std::optional<Spread> flops;  // null when a rank did not measure W
 };
 

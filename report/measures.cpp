@@ -33,8 +33,9 @@ Measures measure(const Subject& s, const View& view, const Roofs* roofs,
   m.work = s.flops();
   m.traffic = traffic(s.bytes(), view.level, view.rw);
   if (m.work && m.traffic && *m.traffic > 0) m.intensity = *m.work / *m.traffic;
-  if (!m.work || s.time_s() <= 0) return m;
-  m.gflops = *m.work / s.time_s() / 1e9;
+  const std::optional<double> t = s.time_s();
+  if (!m.work || !t || *t <= 0) return m;
+  m.gflops = *m.work / *t / 1e9;
   auto cycles = counted_cycles(s);
   if (cycles) m.flops_per_cycle = *m.work / *cycles;
 

@@ -18,7 +18,8 @@ struct Subject {
   const result::Group* group = nullptr;
 
   uint64_t calls() const { return group ? group->calls : region->calls; }
-  double time_s() const { return group ? group->time_s : region->time_s; }
+  // Null when no clock timed the calls (an emulated MPI rank).
+  std::optional<double> time_s() const { return group ? std::optional(group->time_s) : region->time_s; }
   const std::optional<result::Stats>& per_call() const {
     return group ? group->time_per_call_s : region->time_per_call_s;
   }

@@ -88,7 +88,7 @@ void add_group(RegionSum& sum, const Group& g) {
 void add_region(RegionSum& sum, const Region& r) {
   Region& s = sum.region;
   s.calls += r.calls;
-  s.time_s += r.time_s;
+  add_to(s.time_s, r.time_s);
   add_counters(s.counters, r.counters);
   s.counters_multiplexed = s.counters_multiplexed || r.counters_multiplexed;
   s.threads += r.threads;
@@ -122,7 +122,7 @@ result::Run merged_header(const std::vector<Input>& inputs) {
   run.wall_time_s = 0;
   run.repeat = 0;
   for (const auto& in : inputs) {
-    run.wall_time_s += in.run.wall_time_s;
+    add_to(run.wall_time_s, in.run.wall_time_s);
     run.repeat += in.run.repeat;
     run.complete = run.complete && in.run.complete;
     if (in.run.backend != run.backend) run.backend = "mixed";

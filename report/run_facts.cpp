@@ -46,7 +46,7 @@ std::string outcome(const result::Run& run) {
 std::string run_headline(const result::Run& run) {
   std::string out =
       fmt::format("{}: {}; wall {}; backend {}, scope {}", command_line(run), outcome(run),
-                  format_seconds(run.wall_time_s), run.backend.empty() ? "unknown" : run.backend,
+                  run.wall_time_s ? format_seconds(*run.wall_time_s) : "not measured", run.backend.empty() ? "unknown" : run.backend,
                   run.scope.empty() ? "unknown" : run.scope);
   if (run.repeat > 1) out += fmt::format(", {} runs", run.repeat);
   if (!run.complete) out += "; INCOMPLETE: roofprof stopped early, numbers cover the measured part";
@@ -79,8 +79,8 @@ std::string abnormal_closes(const result::Region& r) {
 }
 
 std::optional<double> flops_per_second(const result::Region& r) {
-  if (!r.flops || r.time_s <= 0) return std::nullopt;
-  return *r.flops / r.time_s;
+  if (!r.flops || !r.time_s || *r.time_s <= 0) return std::nullopt;
+  return *r.flops / *r.time_s;
 }
 
 std::optional<double> total_bytes(const result::Region& r, const std::string& level) {

@@ -40,8 +40,9 @@ std::string region_heading(const result::Region& r) {
 
 std::string time_lines(const result::Region& r) {
   auto source = source_of(r, "time");
+  if (!r.time_s) return quantity_line("not measured", "total time", "no native run timed the calls");
   std::string out =
-      quantity_line(format_seconds(r.time_s), "total time", backend_note(source, false));
+      quantity_line(format_seconds(*r.time_s), "total time", backend_note(source, false));
   const auto& t = r.time_per_call_s;
   if (t && r.calls > 1)  // one call: the total says it all
     out += quantity_line(

@@ -15,6 +15,8 @@ namespace {
 
 const std::string kUnknown = "-";
 
+std::string seconds_or_dash(const std::optional<double>& s) { return s ? format_seconds(*s) : kUnknown; }
+
 std::string si_plain(double v) { return format_si(v, ""); }
 std::string si_bytes(double v) { return format_si(v, "B"); }
 std::string percent(double v) { return sig3(v * 100) + "%"; }
@@ -89,8 +91,10 @@ std::string rank_spread_text(const JobSummary& job) {
                    {"max", A::Right},          {"max/mean", A::Right}});
   for (const auto& s : job.spread) {
     std::vector<std::string> cells{s.region, std::to_string(job.ranks.size()),
-                                   format_seconds(s.time_s.min), format_seconds(s.time_s.median),
-                                   format_seconds(s.time_s.max), imbalance_cell(s.time_s),
+                                   s.time_s ? format_seconds(s.time_s->min) : kUnknown,
+                                   s.time_s ? format_seconds(s.time_s->median) : kUnknown,
+                                   s.time_s ? format_seconds(s.time_s->max) : kUnknown,
+                                   s.time_s ? imbalance_cell(*s.time_s) : kUnknown,
                                    count_cell(s.calls.min), count_cell(s.calls.median),
                                    count_cell(s.calls.max), imbalance_cell(s.calls)};
     if (s.flops) {
@@ -150,7 +154,7 @@ TableData table_data(const Model& m) {
     std::vector<Cell> cells{
         Cell{region_label(row, m.compare, m), std::nullopt},
         Cell{format_count(double(row.subject.calls())), double(row.subject.calls())},
-        Cell{format_seconds(row.subject.time_s()), row.subject.time_s()},
+        Cell{seconds_or_dash(row.subject.time_s()), row.subject.time_s()},
         Cell{q ? time_cell(q->median, row.approximate_stats) : kUnknown,
              q ? std::optional(q->median) : std::nullopt},
         Cell{quartiles_cell(row), q ? std::optional(q->q1) : std::nullopt},
@@ -230,14 +234,14 @@ std::string render_compare_table(const Model& m) {
       for (const auto* r : rows) cells.push_back(r ? get(*r) : kUnknown);
     };
     each([](const Row& r) { return format_count(double(r.subject.calls())); });
-    each([](const Row& r) { return format_seconds(r.subject.time_s()); });
+    each([](const Row& r) { return seconds_or_dash(r.subject.time_s()); });
     each([](const Row& r) { return cell_or_dash(r.m.gflops, sig3); });
     each([](const Row& r) { return cell_or_dash(r.m.intensity, sig3); });
     auto ratios = [&](auto get) {
       for (size_t i = 1; i < n; ++i)
         cells.push_back(rows[0] && rows[i] ? ratio(get(*rows[i]), get(*rows[0])) : kUnknown);
     };
-    ratios([](const Row& r) { return std::optional<double>(r.subject.time_s()); });
+    ratios([](const Row& r) { return r.subject.time_s(); });
     ratios([](const Row& r) { return r.m.gflops; });
     ratios([](const Row& r) { return r.m.intensity; });
     table.add_row(std::move(cells));

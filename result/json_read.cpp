@@ -100,7 +100,7 @@ Region read_region(const JsonNode& n) {
   for (size_t i = 0; i < locations.size(); ++i)
     r.locations.push_back(read_site(locations.element(i)));
   r.calls = n.member("calls").count();
-  r.time_s = n.member("time_s").amount();
+  r.time_s = n.member("time_s").amount_or_null();
   r.time_per_call_s = read_stats(n.member("time_per_call_s"));
   r.counters = read_counters(n.member("counters"));
   r.counters_multiplexed = n.member("counters_multiplexed").boolean();
@@ -190,7 +190,7 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   }
   if (doc.has("cache_evictions") && !doc.member("cache_evictions").is_null())
     run.cache_evictions = doc.member("cache_evictions").count();
-  run.wall_time_s = doc.member("wall_time_s").amount();
+  run.wall_time_s = doc.member("wall_time_s").amount_or_null();
   run.host = read_host(doc.member("host"));
   if (doc.has("job")) run.job = read_job(doc.member("job"));  // optional member
   if (doc.has("agent_boundary")) {  // optional member

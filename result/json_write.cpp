@@ -24,6 +24,12 @@ J optional_number(const std::optional<double>& v, const std::string& where) {
   return v && !std::isnan(*v) ? J(finite(*v, where)) : J(nullptr);
 }
 
+// Null when absent; a NaN is a producer's bug here, not "not counted".
+template <class J>
+J finite_or_null(const std::optional<double>& v, const std::string& where) {
+  return v ? J(finite(*v, where)) : J(nullptr);
+}
+
 template <class J>
 J optional_int(const std::optional<int>& v) {
   return v ? J(*v) : J(nullptr);
@@ -97,7 +103,7 @@ J region_json(const Region& r, const std::string& where) {
       {"spec", r.spec},
       {"locations", std::move(locations)},
       {"calls", r.calls},
-      {"time_s", finite(r.time_s, where + ".time_s")},
+      {"time_s", finite_or_null<J>(r.time_s, where + ".time_s")},
       {"time_per_call_s", stats_json<J>(r.time_per_call_s, where + ".time_per_call_s")},
       {"counters", optional_number_map<J>(r.counters, where + ".counters")},
       {"counters_multiplexed", r.counters_multiplexed},
@@ -162,7 +168,7 @@ J build_json(const Run& run) {
       {"repeat", run.repeat},
       {"cache_state", run.cache_state},
       {"cache_evictions", run.cache_evictions ? J(*run.cache_evictions) : J(nullptr)},
-      {"wall_time_s", finite(run.wall_time_s, "wall_time_s")},
+      {"wall_time_s", finite_or_null<J>(run.wall_time_s, "wall_time_s")},
       {"host", host_json<J>(run.host)},
       {"events", run.events},
       {"regions", std::move(regions)},

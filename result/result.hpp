@@ -74,8 +74,10 @@ struct Region {
   std::string spec;  // as the user wrote it
   std::vector<Site> locations;
   uint64_t calls = 0;
-  double time_s = 0;                     // total over calls
-  std::optional<Stats> time_per_call_s;  // null when calls == 0
+  // Total over calls; null when no clock timed them (an MPI rank's emulated run: exact W and Q,
+  // no native run).
+  std::optional<double> time_s = 0.0;
+  std::optional<Stats> time_per_call_s;  // null when calls == 0 or time_s is null
   // event name -> total; null when the event was open but never got a counter (see
   // counters::kNotCounted). Events a backend did not open are absent.
   std::map<std::string, std::optional<double>> counters;
@@ -140,7 +142,8 @@ struct Run {
   std::string cache_state = "warm";
   // Evictions the native run made (tracer or agent); null when warm or not counted.
   std::optional<uint64_t> cache_evictions;
-  double wall_time_s = 0;  // the program's whole run (sum over repeats)
+  // The program's whole run (sum over repeats); null: not timed (an emulated MPI rank).
+  std::optional<double> wall_time_s = 0.0;
   Host host;
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
   std::optional<AgentBoundary> agent_boundary;  // written only when present

@@ -24,11 +24,12 @@ BackendChoice counting_for(const Request& r, BackendChoice choice, const std::op
     return BackendChoice{BackendKind::time, "attaching to a running process: time and software counters only", {}};
   }
   if (launch) {
-    // The two-run method starts the program again; a launcher's rank cannot MPI_Init twice.
+    // The two-run method starts the program again; a launcher's rank cannot MPI_Init twice. Asked
+    // for by name, emulation runs the rank once, under valgrind only (make_plan): W and Q, no T.
     if (r.backend == "emul")
-      throw UserError("--backend emul under " + launch->launcher + ": the emulated run would start this rank's "
-                      "program a second time, which the MPI launcher does not allow (MPI_Init fails); use "
-                      "--backend time, or perf on a machine with hardware counters (docs/mpi.md)");
+      return BackendChoice{BackendKind::emul,
+                           "a rank of an MPI job (" + launch->launcher + "): one emulated run (the launcher "
+                           "starts a rank once), exact flops and bytes, time not measured (null)", {}};
     return BackendChoice{BackendKind::time,
                          "a rank of an MPI job (" + launch->launcher + "): the emulated run cannot start the rank "
                          "again; time and software counters only", {}};
@@ -49,6 +50,14 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
   p.emulated_pass = p.counting.kind == BackendKind::emul;
   p.emulated_marks_by_agent = p.emulated_pass && r.no_ptrace;
   if (r.cold) p.eviction = r.no_ptrace ? Eviction::Agent : Eviction::Tracer;
+  if (launch && p.emulated_pass) {
+    // A rank runs once: under valgrind, its regions marked by the in-process agent (no native
+    // run resolved them for entry probes); the simulated caches are emptied by the tool.
+    p.native_pass = false;
+    p.emulated_marks_by_agent = true;
+    p.eviction = Eviction::None;
+    return p;
+  }
 
   if (r.no_ptrace) {
     p.native = Mechanism::Agent;

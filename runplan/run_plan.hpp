@@ -9,7 +9,8 @@
 //                      --preload (default), the agent
 //                      counts the events, dynamic program -> combined (agent + breakpoints)
 //                      otherwise                         -> breakpoints
-//   counting           counters::choose_backend; emul under --pid or an MPI launcher -> time
+//   counting           counters::choose_backend; emul under --pid or an MPI launcher -> time,
+//                      except --backend emul under a launcher: the emulated run only, no T
 //   emulated pass      the backend is emul: the program runs again under valgrind, its
 //                      regions marked like the native run's (agent hooks or entry probes)
 //   eviction           --cache-state cold: by the tracer at each outermost entry, by the agent
@@ -48,6 +49,7 @@ enum class Eviction { None, Tracer, Agent };
 struct Plan {
   Mechanism native = Mechanism::Breakpoints;
   counters::BackendChoice counting;  // the result's backend, its reason and notes (announced)
+  bool native_pass = true;           // false: an MPI rank under --backend emul runs only emulated
   bool emulated_pass = false;        // the program runs a second time under valgrind
   bool emulated_marks_by_agent = false;  // the emulated pass marks regions with the agent's hooks
   Eviction eviction = Eviction::None;    // native run; the emulated pass flushes in the tool

@@ -143,7 +143,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
       }
     }
     so.on_ready = nullptr;  // the backend is announced once, not once per repeat
-    res.wall_time_s += last.wall_time_s;
+    res.wall_time_s = res.wall_time_s.value_or(0) + last.wall_time_s;
     if (last.cache_evictions) res.cache_evictions = res.cache_evictions.value_or(0) + *last.cache_evictions;
     for (auto& w : last.warnings) res.warnings.push_back(w);
     for (const auto& [id, c] : last.probe_costs) out.probe_costs[id] += c;
@@ -176,15 +176,33 @@ void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, r
   for (const auto& r : res.regions) {
     auto src = r.sources.find("calls");
     if (src == r.sources.end() || (src->second != "patch" && src->second != "agent") || r.calls == 0 ||
-        r.time_s <= 0)
+        !r.time_s || *r.time_s <= 0)
       continue;
     const double inside = double(r.calls) * boundary->inside_s;
-    if (inside <= 0.05 * r.time_s) continue;
+    if (inside <= 0.05 * *r.time_s) continue;
     res.warnings.push_back(fmt::format(
         "region '{}': about {:.0f} % of its time is the in-process probe's own work ({:.3f} us of each call, "
         "measured at start-up: agent_boundary): its time per call is overhead-inflated",
-        r.name, std::min(100.0, 100.0 * inside / r.time_s), boundary->inside_s * 1e6));
+        r.name, std::min(100.0, 100.0 * inside / *r.time_s), boundary->inside_s * 1e6));
   }
+}
+
+// An MPI rank under --backend emul runs once, under valgrind (runplan): its regions, calls and
+// exit come from the emulated run; no clock timed the calls, so their time is null.
+void emulated_regions_only(const probes::Planner& planner, const emul::Result& emulated, result::Run& res) {
+  res.regions = assemble_regions(planner, emulated.aggregate, {}, "");
+  res.wall_time_s = std::nullopt;
+  for (auto& r : res.regions) {
+    r.time_s = std::nullopt;
+    r.time_per_call_s = std::nullopt;
+    r.sources.erase("time");
+    r.sources["calls"] = "agent (emulated run)";
+  }
+  res.complete = !emulated.interrupted && emulated.signal == 0;
+  if (emulated.signal) res.term_signal = emulated.signal;
+  else if (emulated.exit_code >= 0) res.exit_status = emulated.exit_code;
+  res.warnings.push_back("a rank of an MPI job runs once, under valgrind: flops and bytes are exact, time was not "
+                         "measured (null); run the job again with --backend time for T");
 }
 
 // The emulated pass of the two-run method: exact W and Q. Returns the error that ended it
@@ -204,7 +222,9 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   eo.expected_calls = native_calls / uint64_t(std::max(o.repeat, 1));
   eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
   eo.keep_calls = [&groups](regions::RegionId id) { return groups.grouped(id); };  // per-call W and Q of a group
-  if (!o.quiet) std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (the program runs again)\n");
+  if (!o.quiet)
+    std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (%s)\n",
+                 plan.native_pass ? "the program runs again" : "the only run of this rank");
   try {
     // The emulated run marks regions the way the native run did: with --no-ptrace the agent's
     // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
@@ -216,6 +236,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
     }
     auto emulated = emul::run(o.command, probes, eo);
     interrupted = emulated.interrupted;
+    if (!plan.native_pass) emulated_regions_only(planner, emulated, res);
     if (emulated.interrupted) {
       // Part of the program ran emulated: its W and Q would pass for the whole run's.
       res.complete = false;
@@ -269,6 +290,37 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   return so;
 }
 
+void print_summary_line(const RunOptions& o, const result::Run& res, const std::string& output) {
+  if (o.quiet) return;
+  try {
+    report::print_summary(res, stderr);
+  } catch (const std::system_error&) {
+    // stderr is gone (a closed pipe, a hung-up terminal): the summary is lost, the result is not.
+  }
+  std::fprintf(stderr, "roofprof: results in %s\n", output.c_str());
+}
+
+// An MPI rank under --backend emul: the emulated run alone (runplan: native_pass false).
+int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& planner, CallGroups& groups,
+                      const tracer::SessionOptions& so, result::Run& res, const std::string& output,
+                      const OutputTarget& output_target) {
+  if (so.on_ready) so.on_ready();  // the backend and why
+  bool interrupted = false;
+  std::string error = run_emulated(o, m.plan, planner, groups, so.scope, res, interrupted);
+  // No native run resolved the names (planner_notes would call every region "never found").
+  for (const auto& r : res.regions)
+    if (r.calls == 0 && error.empty() && !interrupted)
+      res.warnings.push_back(fmt::format("region '{}': no call seen in the emulated run; a rank's regions are marked "
+                                         "by the in-process agent, which sees calls through the dynamic linker only "
+                                         "(functions of shared libraries)", r.name));
+  result::write_atomic(res, output_target);
+  print_summary_line(o, res, output);
+  if (!error.empty()) throw UserError(error);
+  if (interrupted) return 128 + supervisor::last_request_signal();
+  if (res.term_signal) return 128 + *res.term_signal;
+  return res.exit_status.value_or(0);
+}
+
 int run(const RunOptions& o) {
   // From here on a signal to roofprof ends the run, never roofprof: what was measured is
   // written and the temporary files are removed (supervisor/signals.hpp).
@@ -311,6 +363,7 @@ int run(const RunOptions& o) {
     agg.add(inst);
     groups.add(inst);
   };
+  if (!m.plan.native_pass) return run_emulated_only(o, m, planner, groups, so, res, output, output_target);
   NativeRuns native = run_native(o, m.plan, backend, planner, groups, so, sink, res, agg);
   const tracer::SessionOutcome& last = native.last;
   if (evictor) res.cache_evictions = evictor->evictions();
@@ -327,14 +380,7 @@ int run(const RunOptions& o) {
     emulation_error = run_emulated(o, m.plan, planner, groups, so.scope, res, emulation_interrupted);
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output_target);
-  if (!o.quiet) {
-    try {
-      report::print_summary(res, stderr);
-    } catch (const std::system_error&) {
-      // stderr is gone (a closed pipe, a hung-up terminal): the summary is lost, the result is not.
-    }
-    std::fprintf(stderr, "roofprof: results in %s\n", output.c_str());
-  }
+  print_summary_line(o, res, output);
   if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
   if (emulation_interrupted) return 128 + supervisor::last_request_signal();
   if (last.term_signal) {

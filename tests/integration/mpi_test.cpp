@@ -12,10 +12,10 @@ namespace {
 constexpr int kRanks = 4;
 
 // mpirun as root in a VM: no ssh, no network probing, shared memory between the ranks.
-std::vector<std::string> mpirun(const std::vector<std::string>& per_rank) {
+std::vector<std::string> mpirun(const std::vector<std::string>& per_rank, int ranks = kRanks) {
   std::vector<std::string> argv{MPIEXEC, "--oversubscribe", "--allow-run-as-root",
                                 "--mca", "btl", "self,vader", "--mca", "plm_rsh_agent", "",
-                                "-np", std::to_string(kRanks), roofprof_bin()};
+                                "-np", std::to_string(ranks), roofprof_bin()};
   argv.insert(argv.end(), per_rank.begin(), per_rank.end());
   return argv;
 }
@@ -136,17 +136,54 @@ TEST(Mpi, AgentOnEachRankWithDefaultNames) {
   EXPECT_DOUBLE_EQ(rep.spread["calls"]["imbalance"].get<double>(), 1.6) << rep.spread.dump();
 }
 
-// The two-run emulation cannot start a rank's program again inside the job: exact W is not
-// available per rank, said in one line (a fake launcher environment is enough to check).
-TEST(Mpi, EmulationAndRepeatUnderALauncherAreBadInput) {
+// Issue 16 scope 5: --backend emul on each rank runs the rank once, under valgrind (the launcher
+// starts a rank once): every rank gets its exact W, and no time (null), which the job report
+// keeps null rather than 0. Rank r calls mpi_work(N) r+1 times: 2N flops a call.
+TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
+  Sandbox sb;
+  constexpr int kEmulRanks = 2;
+  constexpr double kN = 400000;
+  auto r = sb.run(mpirun({"run", "--backend", "emul", "-o", "emul.%r.json", "--region", "mpi_work", "--",
+                          fixture("mpi_app"), "400000"},
+                         kEmulRanks),
+                  {.timeout = 120s});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.err.find("backend emul: a rank of an MPI job (openmpi): one emulated run"), std::string::npos)
+      << r.diag();
+  double total = 0;
+  for (int rank = 0; rank < kEmulRanks; ++rank) {
+    SCOPED_TRACE(rank);
+    json res = load_result(r, "emul." + std::to_string(rank) + ".json");
+    EXPECT_EQ(res["job"]["rank"], rank);
+    EXPECT_EQ(res["backend"], "emul");
+    EXPECT_TRUE(res["wall_time_s"].is_null()) << res.dump().substr(0, 2000);
+    json reg = region(res, "mpi_work");
+    EXPECT_EQ(calls(reg), rank + 1);
+    EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), 2 * kN * (rank + 1)) << reg.dump();
+    EXPECT_EQ(reg["sources"]["flops"], "emul");
+    EXPECT_TRUE(reg["time_s"].is_null()) << reg.dump();
+    EXPECT_TRUE(reg["time_per_call_s"].is_null()) << reg.dump();
+    total += reg["flops"].get<double>();
+  }
+  auto rep = sb.roofprof({"report", "--no-plot", "--json", "-", "emul.0.json", "emul.1.json"});
+  ASSERT_EQ(rep.exit_code(), 0) << rep.diag();
+  json doc = json::parse(rep.out);
+  json row;
+  for (const auto& x : doc["rows"])
+    if (x["region"] == "mpi_work" && x["group"].is_null()) row = x;
+  ASSERT_TRUE(row.contains("time_s") && row.contains("gflops")) << row.dump();
+  EXPECT_DOUBLE_EQ(row["flops"].get<double>(), total) << row.dump();  // 3 calls, 2.4 Mflop
+  EXPECT_TRUE(row["time_s"].is_null()) << row.dump();
+  EXPECT_TRUE(row["gflops"].is_null()) << row.dump();
+}
+
+// --repeat cannot start a rank's program again inside the job: said in one line (a fake
+// launcher environment is enough to check).
+TEST(Mpi, RepeatUnderALauncherIsBadInput) {
   Sandbox sb;
   RunOptions env{.env = {{"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "4"}, {"SLURM_JOB_ID", "77"}}};
-  for (std::vector<std::string> extra : {std::vector<std::string>{"--backend", "emul"},
-                                         std::vector<std::string>{"--repeat", "2"}}) {
-    std::vector<std::string> args{"run", "-q", "--region", "process_quit"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    args.insert(args.end(), {"--", fixture("run_exits")});
-    auto r = sb.roofprof(args, env);
+  {
+    auto r = sb.roofprof({"run", "-q", "--region", "process_quit", "--repeat", "2", "--", fixture("run_exits")}, env);
     EXPECT_EQ(r.exit_code(), 2) << r.diag();
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.diag();
     EXPECT_NE(r.err.find("slurm"), std::string::npos) << r.diag();

@@ -113,7 +113,7 @@ TEST(ReportModel, PlottedPointIsItsTableRow) {
   result::Run run = testing::fixture_run("kernels.json");
   for (auto& region : run.regions)
     if (region.time_per_call_s && region.calls > 1) {
-      const double mean = region.time_s / double(region.calls);
+      const double mean = *region.time_s / double(region.calls);
       region.time_per_call_s->q1 = 0.3 * mean;
       region.time_per_call_s->median = 0.4 * mean;
       region.time_per_call_s->q3 = 0.5 * mean;
@@ -181,7 +181,7 @@ TEST(Merge, SumsAndUnknowns) {
   const auto& dgemm = m.run.regions[1];
   EXPECT_EQ(dgemm.name, "dgemm_");
   EXPECT_EQ(dgemm.calls, 200u);
-  EXPECT_DOUBLE_EQ(dgemm.time_s, 3.0);
+  EXPECT_DOUBLE_EQ(*dgemm.time_s, 3.0);
   EXPECT_DOUBLE_EQ(*dgemm.flops, 3e11);
   EXPECT_DOUBLE_EQ(*dgemm.bytes.at("DRAM").read, 3.2e10);
   EXPECT_FALSE(dgemm.bytes.at("DRAM").write);
@@ -190,7 +190,7 @@ TEST(Merge, SumsAndUnknowns) {
   EXPECT_EQ(dgemm.closed_by.at("longjmp"), 4u);
   EXPECT_FALSE(m.run.regions[0].counters.at("page-faults"));
   EXPECT_EQ(m.run.repeat, 2);
-  EXPECT_DOUBLE_EQ(m.run.wall_time_s, 5.0);
+  EXPECT_DOUBLE_EQ(*m.run.wall_time_s, 5.0);
   EXPECT_TRUE(m.approximate_stats.count("dgemm_"));
   ASSERT_FALSE(m.notes.empty());
   EXPECT_NE(m.notes[0].find("merged 2 result files (a.json, b.json)"), std::string::npos);

@@ -99,6 +99,23 @@ TEST(ResultJson, NotCountedNaNIsWrittenAsNull) {
   EXPECT_EQ(from_json(j).regions[0].counters.at("page-faults"), std::nullopt);
 }
 
+// An emulated MPI rank times nothing: its region times and the run's wall time are null, and
+// read back as unknown, not 0.
+TEST(ResultJson, UntimedRunHasNullTimes) {
+  result::Run run = samples::sample_run();
+  run.wall_time_s = std::nullopt;
+  run.regions[0].time_s = std::nullopt;
+  run.regions[0].time_per_call_s = std::nullopt;
+  json j = to_json(run);
+  EXPECT_TRUE(j["wall_time_s"].is_null());
+  EXPECT_TRUE(j["regions"][0]["time_s"].is_null());
+  EXPECT_FALSE(j["regions"][1]["time_s"].is_null());
+  result::Run back = from_json(j);
+  EXPECT_EQ(back.wall_time_s, std::nullopt);
+  EXPECT_EQ(back.regions[0].time_s, std::nullopt);
+  EXPECT_EQ(back.regions[1].time_s, run.regions[1].time_s);
+}
+
 TEST(ResultJson, NonFiniteNumberIsAProducerBug) {
   result::Run run = samples::sample_run();
   run.regions[0].time_s = std::numeric_limits<double>::quiet_NaN();

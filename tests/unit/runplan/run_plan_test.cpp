@@ -97,10 +97,22 @@ TEST(RunPlan, EmulationCannotStartAnAttachedProcessAgain) {
   EXPECT_NE(p.counting.reason.find("attaching"), std::string::npos);
 }
 
+// A rank cannot be started twice: emulation asked for by name runs the rank once, emulated only
+// (regions marked by the agent, no eviction: the tool's simulated caches are emptied instead);
+// auto falls back to time.
 TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
   Request r;
   r.backend = "emul";
-  EXPECT_THROW(plan(r, BackendKind::emul, true, false, mpirun()), UserError);
+  r.cold = true;
+  Plan only = plan(r, BackendKind::emul, true, false, mpirun());
+  EXPECT_EQ(only.counting.kind, BackendKind::emul);
+  EXPECT_FALSE(only.native_pass);
+  EXPECT_TRUE(only.emulated_pass);
+  EXPECT_TRUE(only.emulated_marks_by_agent);
+  EXPECT_EQ(only.eviction, Eviction::None);
+  EXPECT_NE(only.counting.reason.find("time not measured"), std::string::npos);
+  EXPECT_TRUE(plan(r, BackendKind::emul, true, false, std::nullopt).native_pass);  // outside a job: two runs
+  r.cold = false;
   r.backend = "auto";
   Plan p = plan(r, BackendKind::emul, true, false, mpirun());
   EXPECT_EQ(p.counting.kind, BackendKind::time);
