@@ -1,0 +1,38 @@
+/* Library kernels for bench/emul/vs_cachegrind.sh (issue 16): what users profile under emulation.
+ *   libs dgemm N CALLS   OpenBLAS dgemm_ (N x N, column-major), CALLS times
+ *   libs fftw N CALLS    FFTW 1D complex forward transform of N points (FFTW_ESTIMATE), CALLS times */
+#include <fftw3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: libs dgemm|fftw N CALLS\n");
+    return 2;
+  }
+  int n = atoi(argv[2]), calls = atoi(argv[3]);
+  double check = 0;
+  if (!strcmp(argv[1], "dgemm")) {
+    double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n), *c = calloc((size_t)n * n, sizeof(double));
+    for (long i = 0; i < (long)n * n; ++i) a[i] = b[i] = 1.0 / (double)(1 + i % 7);
+    double one = 1.0, zero = 0.0;
+    for (int r = 0; r < calls; ++r) dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+    check = c[0];
+  } else if (!strcmp(argv[1], "fftw")) {
+    fftw_complex *in = fftw_malloc(sizeof(fftw_complex) * n), *out = fftw_malloc(sizeof(fftw_complex) * n);
+    fftw_plan p = fftw_plan_dft_1d(n, in, out, FFTW_FORWARD, FFTW_ESTIMATE);
+    for (int i = 0; i < n; ++i) in[i][0] = in[i][1] = 1.0 / (1 + i % 5);
+    for (int r = 0; r < calls; ++r) fftw_execute(p);
+    check = out[1][0];
+  } else {
+    fprintf(stderr, "libs: unknown kernel %s\n", argv[1]);
+    return 2;
+  }
+  printf("%g\n", check);
+  return 0;
+}
