@@ -23,10 +23,18 @@ const char* to_string(CloseReason r) {
 
 CloseReason close_reason(uint64_t code) { return code < RP_REASONS ? CloseReason(code) : CloseReason::Unwound; }
 
+namespace {
+
+template <class Opens>
+bool has_region(const Opens& v, RegionId region) {
+  return std::any_of(v.begin(), v.end(), [&](const auto& o) { return o.region == region; });
+}
+
+}  // namespace
+
 bool Tracker::is_open(RegionId region, int pid, Tid tid) const {
   auto it = open_.find({pid, tid});
-  if (it == open_.end()) return false;
-  return std::any_of(it->second.begin(), it->second.end(), [&](const Open& o) { return o.region == region; });
+  return it != open_.end() && has_region(it->second, region);
 }
 
 bool Tracker::in_function(int pid, Tid tid) const {
@@ -68,8 +76,7 @@ size_t Tracker::open_count() const {
 
 bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group) {
   std::vector<Open>& v = at({b.pid, b.tid});
-  if (std::any_of(v.begin(), v.end(), [&](const Open& o) { return o.region == region; }))
-    return false;  // recursion / re-reached START: counted once
+  if (has_region(v, region)) return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
   v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read(b.pid, b.tid), src, std::move(group)});
   return true;

@@ -123,7 +123,9 @@ class Tracker {
   };
   using Key = std::pair<int, Tid>;
   struct KeyHash {
-    size_t operator()(const Key& k) const { return std::hash<uint64_t>()(uint64_t(uint32_t(k.first)) << 32 | uint32_t(k.second)); }
+    size_t operator()(const Key& k) const {
+      return std::hash<uint64_t>()(uint64_t(uint32_t(k.first)) << 32 | uint32_t(k.second));
+    }
   };
   using Threads = std::unordered_map<Key, std::vector<Open>, KeyHash>;
   // A thread's open instances (null: it has none), and the same, made when missing. The entry

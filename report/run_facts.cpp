@@ -46,8 +46,8 @@ std::string outcome(const result::Run& run) {
 std::string run_headline(const result::Run& run) {
   std::string out =
       fmt::format("{}: {}; wall {}; backend {}, scope {}", command_line(run), outcome(run),
-                  run.wall_time_s ? format_seconds(*run.wall_time_s) : "not measured", run.backend.empty() ? "unknown" : run.backend,
-                  run.scope.empty() ? "unknown" : run.scope);
+                  run.wall_time_s ? format_seconds(*run.wall_time_s) : "not measured",
+                  run.backend.empty() ? "unknown" : run.backend, run.scope.empty() ? "unknown" : run.scope);
   if (run.repeat > 1) out += fmt::format(", {} runs", run.repeat);
   if (!run.complete) out += "; INCOMPLETE: roofprof stopped early, numbers cover the measured part";
   return out;

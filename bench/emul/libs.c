@@ -18,8 +18,9 @@ int main(int argc, char **argv) {
   int n = atoi(argv[2]), calls = atoi(argv[3]);
   double check = 0;
   if (!strcmp(argv[1], "dgemm")) {
-    double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n), *c = calloc((size_t)n * n, sizeof(double));
-    for (long i = 0; i < (long)n * n; ++i) a[i] = b[i] = 1.0 / (double)(1 + i % 7);
+    size_t elems = (size_t)n * n;
+    double *a = malloc(sizeof(double) * elems), *b = malloc(sizeof(double) * elems), *c = calloc(elems, sizeof(double));
+    for (size_t i = 0; i < elems; ++i) a[i] = b[i] = 1.0 / (double)(1 + i % 7);
     double one = 1.0, zero = 0.0;
     for (int r = 0; r < calls; ++r) dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
     check = c[0];

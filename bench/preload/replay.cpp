@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_replay: %lu calls aggregated, %ld made\n", (unsigned long)a.calls, calls);
     return 1;
   }
-  std::printf("calls=%ld events=%zu threads=%d ns_per_record=%.1f\n", calls, events, threads, s * 1e9 / double(2 * calls));
+  std::printf("calls=%ld events=%zu threads=%d ns_per_record=%.1f\n", calls, events, threads,
+              s * 1e9 / double(2 * calls));
   return 0;
 }

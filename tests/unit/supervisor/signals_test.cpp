@@ -93,7 +93,8 @@ TEST_F(Policy, ChildWaitForwardsTheRequest) {
   EXPECT_FALSE(c.wait(std::chrono::milliseconds(10)));
   auto t0 = std::chrono::steady_clock::now();
   ::kill(::getpid(), SIGTERM);
-  while (!c.wait(std::chrono::milliseconds(20))) ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  while (!c.wait(std::chrono::milliseconds(20)))
+    ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
   EXPECT_TRUE(WIFSIGNALED(c.status()));
   EXPECT_EQ(WTERMSIG(c.status()), SIGTERM);
   EXPECT_FALSE(c.killed());
@@ -109,7 +110,8 @@ TEST_F(Policy, ChildIgnoringTheRequestIsKilledAfterTheGrace) {
   EXPECT_FALSE(c.wait(std::chrono::milliseconds(100)));  // the trap is set
   auto t0 = std::chrono::steady_clock::now();
   ::kill(::getpid(), SIGTERM);
-  while (!c.wait(std::chrono::milliseconds(20))) ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  while (!c.wait(std::chrono::milliseconds(20)))
+    ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
   EXPECT_TRUE(c.killed());
   EXPECT_EQ(WTERMSIG(c.status()), SIGKILL);
 }
