@@ -218,6 +218,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   if (options.cache_sim) {
     args.push_back("--cache-sim=yes");
     if (options.cold_at_entry) args.push_back("--cold-at-entry=yes");
+    if (!options.cache_inline) args.push_back("--cache-inline=no");
     for (const auto& l : cache) args.push_back(fmt::format("--cache-level={},{},{}", l.size, l.ways, l.line));
   }
   args.insert(args.end(), argv.begin(), argv.end());

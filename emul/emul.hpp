@@ -23,6 +23,10 @@ struct Options {
   // of every function region that no other probed function of the thread encloses. Needs
   // cache_sim. The flush adds no traffic (write-backs are charged at dirtying).
   bool cold_at_entry = false;
+  // The simulator's fast path (an access to the MRU line of its L1 set) is tested by inline code
+  // before each call; false calls the simulator on every access. Counts are the same either way
+  // (a test compares them).
+  bool cache_inline = true;
   std::vector<CacheInfo> cache;  // L1 first; empty: the host's geometry from sysfs
   bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
   // Progress on stderr (emul/progress.hpp): a line redrawn with a bar and ETA on a terminal,

@@ -6,7 +6,7 @@
 #include "pub_tool_mallocfree.h"
 
 /* A way holds a line address (address >> line bits) and a dirty bit. */
-#define DIRTY (1ULL << 63)
+#define DIRTY RP_CACHE_DIRTY
 #define EMPTY (~DIRTY) /* never a line address */
 
 typedef struct {
@@ -182,18 +182,39 @@ void rp_cache_flush(void)
       for (UWord i = 0; i < lv[k].nsets * lv[k].assoc; i++) lv[k].ways[i] = EMPTY;
 }
 
+Bool rp_cache_l1_layout(Addr* ways, ULong* set_mask, ULong* set_bytes, UInt* bits)
+{
+   if (nlv == 0 || !lv[0].pow2) return False;
+   *ways = (Addr)lv[0].ways;
+   *set_mask = lv[0].nsets - 1;
+   *set_bytes = lv[0].assoc * sizeof(ULong);
+   *bits = line_bits;
+   return True;
+}
+
+/* The fast path, taken by most accesses: one line, already the most recently used way of its
+   L1 set (and already dirty, for a store). Nothing changes in the hierarchy then: no LRU order,
+   no traffic. Everything else goes through access_line. The instrumentation tests the same
+   condition inline and calls only when it fails (rp_instrument.c, cache_call_needed). */
+static inline ULong l1_mru(ULong line)
+{
+   return set_of(&lv[0], line)[0];
+}
+
 VG_REGPARM(2) void rp_cache_load(Addr a, UWord size)
 {
    if (size == 0) return;
-   ULong last = (a + size - 1) >> line_bits;
-   for (ULong line = a >> line_bits; line <= last; line++) access_line(line, False);
+   ULong first = a >> line_bits, last = (a + size - 1) >> line_bits;
+   if (LIKELY(first == last) && (l1_mru(first) & ~DIRTY) == first) return;
+   for (ULong line = first; line <= last; line++) access_line(line, False);
 }
 
 VG_REGPARM(2) void rp_cache_store(Addr a, UWord size)
 {
    if (size == 0) return;
-   ULong last = (a + size - 1) >> line_bits;
-   for (ULong line = a >> line_bits; line <= last; line++) access_line(line, True);
+   ULong first = a >> line_bits, last = (a + size - 1) >> line_bits;
+   if (LIKELY(first == last) && l1_mru(first) == (first | DIRTY)) return;
+   for (ULong line = first; line <= last; line++) access_line(line, True);
 }
 
 VG_REGPARM(2) void rp_cache_store_nt(Addr a, UWord size)

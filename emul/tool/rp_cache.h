@@ -34,6 +34,12 @@ void rp_cache_init(const RpCacheGeom* levels, Int n, ULong* counters);
    adding traffic: their write-backs were charged when they became dirty, before the flush. */
 void rp_cache_flush(void);
 
+/* Where the L1 ways live, for instrumentation that tests the fast path inline: way 0 (the MRU)
+   of set s is at ways + s * set_bytes, s = (address >> line_bits) & set_mask. False when L1's
+   set count is not a power of two (no inline test then). Fixed from rp_cache_init on. */
+Bool rp_cache_l1_layout(Addr* ways, ULong* set_mask, ULong* set_bytes, UInt* line_bits);
+#define RP_CACHE_DIRTY (1ULL << 63)
+
 VG_REGPARM(2) void rp_cache_load(Addr a, UWord size);
 VG_REGPARM(2) void rp_cache_store(Addr a, UWord size);
 VG_REGPARM(2) void rp_cache_store_nt(Addr a, UWord size);

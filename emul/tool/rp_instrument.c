@@ -168,6 +168,7 @@ static Int class_counter(Bool dp, UInt bits)
 
 Bool rp_clo_cache_sim = False;
 Bool rp_clo_instrument = True; /* --instrument=no: count nothing (benchmark baseline) */
+Bool rp_clo_cache_inline = True; /* --cache-inline=no: call the simulator on every access (tests) */
 
 /* The guest instruction being instrumented. */
 typedef struct {
@@ -298,13 +299,55 @@ static void tally_fp(Ctx* c, IROp op)
    }
 }
 
+static IRExpr* emit_op(IRSB* sb, IRType ty, IRExpr* e)
+{
+   IRTemp t = newIRTemp(sb->tyenv, ty);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+   return IRExpr_RdTmp(t);
+}
+
+static IRExpr* u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
+
+/* The simulator's fast path tested inline (rp_cache.c): the access stays within one line that
+   is already the MRU way of its L1 set (and dirty, for a store). Returns a 1-bit atom, true when
+   the helper must run, or NULL when L1's layout allows no inline test. `addr` is an atom. */
+static IRExpr* cache_call_needed(IRSB* sb, IRExpr* addr, UInt size, Bool write)
+{
+   Addr ways;
+   ULong mask, set_bytes;
+   UInt bits;
+   if (size == 0 || !rp_cache_l1_layout(&ways, &mask, &set_bytes, &bits)) return NULL;
+   IRExpr* sh = IRExpr_Const(IRConst_U8((UChar)bits));
+   IRExpr* last = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, u64(size - 1)));
+   IRExpr* span = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Xor64, addr, last));
+   IRExpr* straddle = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, span, sh));
+   IRExpr* line = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, sh));
+   IRExpr* set = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, u64(mask)));
+   IRExpr* off = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Mul64, set, u64(set_bytes)));
+   IRExpr* at = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, u64(ways)));
+   IRExpr* mru = emit_op(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, at));
+   IRExpr* want = line;
+   if (write)
+      want = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Or64, line, u64(RP_CACHE_DIRTY)));
+   else
+      mru = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_And64, mru, u64(~RP_CACHE_DIRTY)));
+   IRExpr* differ = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Xor64, mru, want));
+   IRExpr* any = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Or64, differ, straddle));
+   return emit_op(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, any, u64(0)));
+}
+
 static void emit_cache_call(Ctx* c, Bool write, IRExpr* addr, UInt size, IRExpr* guard)
 {
    void* fn = !write ? (void*)rp_cache_load : c->in.nt ? (void*)rp_cache_store_nt : (void*)rp_cache_store;
    const HChar* name = !write ? "rp_cache_load" : c->in.nt ? "rp_cache_store_nt" : "rp_cache_store";
    IRDirty* d = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
                                   mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)));
-   if (!is_true(guard)) d->guard = guard;
+   IRExpr* needed = c->in.nt || !rp_clo_cache_inline ? NULL : cache_call_needed(c->out, addr, size, write);
+   if (needed && !is_true(guard)) needed = emit_op(c->out, Ity_I1, IRExpr_Binop(Iop_And1, guard, needed));
+   if (needed)
+      d->guard = needed;
+   else if (!is_true(guard))
+      d->guard = guard;
    addStmtToIRSB(c->out, IRStmt_Dirty(d));
 }
 

@@ -267,6 +267,7 @@ static Bool process_option(const HChar* arg)
    else if VG_STR_CLO (arg, "--out-dir", rp_clo_out_dir) {}
    else if VG_BOOL_CLO (arg, "--cache-sim", rp_clo_cache_sim) {}
    else if VG_BOOL_CLO (arg, "--instrument", rp_clo_instrument) {}
+   else if VG_BOOL_CLO (arg, "--cache-inline", rp_clo_cache_inline) {}
    else if VG_INT_CLO (arg, "--progress-interval", clo_progress_ms) {}
    else if VG_BOOL_CLO (arg, "--cold-at-entry", clo_cold_at_entry) {}
    else if VG_STR_CLO (arg, "--cache-level", s) {
@@ -289,7 +290,8 @@ static void print_usage(void)
 
 static void print_debug_usage(void)
 {
-   VG_(printf)("    --instrument=no|yes       add no counting code: the tool's baseline cost [yes]\n");
+   VG_(printf)("    --instrument=no|yes       add no counting code: the tool's baseline cost [yes]\n"
+               "    --cache-inline=no|yes     test the simulator's fast path inline before calling it [yes]\n");
 }
 
 static void post_clo_init(void)

@@ -98,6 +98,7 @@ void rp_agent_fork_child(void);
 /* rp_instrument.c */
 extern Bool rp_clo_cache_sim;
 extern Bool rp_clo_instrument;
+extern Bool rp_clo_cache_inline;
 IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
                     IRType gWordTy, IRType hWordTy);

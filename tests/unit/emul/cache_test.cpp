@@ -86,6 +86,29 @@ TEST(EmulCache, NaiveDgemmBeyondTheLastLevelMovesMore) {
   }
 }
 
+// The simulator's fast path is tested by inline code before each call (rp_instrument.c): it
+// must skip exactly the calls that change nothing. Every counter of a run with it equals the
+// run without it, on stores (lines turning dirty), a triple loop (hits in other ways than the
+// MRU) and unaligned doubles (one access in eight spans two lines).
+TEST(EmulCache, InlineFastPathCountsExactlyWhatEveryCallCounts) {
+  const std::string path = fixture("emul_kernels_O2");
+  for (const char* kernel : {"daxpy", "dgemm", "daxpy_unaligned"}) {
+    const std::string n = std::string(kernel) == "dgemm" ? "48" : "20000";
+    Options inline_test = with_cache(kInLLC), every_call = with_cache(kInLLC);
+    every_call.cache_inline = false;
+    auto a = run({path, "cache", kernel, n, "262144"}, entry_probes(path, {kernel}), inline_test);
+    auto b = run({path, "cache", kernel, n, "262144"}, entry_probes(path, {kernel}), every_call);
+    ASSERT_EQ(a.instances.size(), 1u) << kernel;
+    ASSERT_EQ(b.instances.size(), 1u) << kernel;
+    EXPECT_EQ(a.counters, b.counters);
+    EXPECT_EQ(a.instances[0].counts, b.instances[0].counts) << kernel;
+    ASSERT_EQ(a.totals.size(), 1u) << kernel;
+    ASSERT_EQ(b.totals.size(), 1u) << kernel;
+    EXPECT_EQ(a.totals.begin()->second, b.totals.begin()->second) << kernel;  // the whole process
+    EXPECT_GT(value(a, a.instances[0], "bytes_read_L2"), 0) << kernel;
+  }
+}
+
 TEST(EmulCache, NonTemporalStoresGoStraightToDram) {
   std::string path = fixture("emul_insn_table");
   // t_movntpd stores 16 bytes to the buffer's first line; t_rep_movsb reads it next.
