@@ -9,6 +9,7 @@
 #include "report/format.hpp"
 #include "report/run_facts.hpp"
 #include "report/text_table.hpp"
+#include "report/vector_share.hpp"
 
 namespace roofprof::report {
 namespace {
@@ -55,6 +56,19 @@ bool any_expected(const Model& m) {
   for (const auto& r : m.rows)
     if (r.expected_work) return true;
   return false;
+}
+
+// Whether any region knows its flops by vector width and precision (emul, or perf's FP events).
+bool any_widths(const Model& m) {
+  for (const auto& r : m.rows)
+    if (!r.subject.group && !width_shares(r.subject.region->flops_by_class).empty()) return true;
+  return false;
+}
+
+// A region's flops by width ("dp 256b 100%"); "" for a group row (its region's row says it).
+std::string widths_cell(const Row& row) {
+  if (row.subject.group) return "";
+  return width_shares_text(row.subject.region->flops_by_class);
 }
 
 bool any_per_cycle(const Model& m) {
@@ -124,7 +138,7 @@ std::string cell_or_dash(const std::optional<double>& v, std::string (*format)(d
 
 TableData table_data(const Model& m) {
   using A = TextTable::Align;
-  const bool expected = any_expected(m), per_cycle = any_per_cycle(m);
+  const bool expected = any_expected(m), per_cycle = any_per_cycle(m), widths = any_widths(m);
   const std::string traffic = traffic_label(m.view);
   const std::string perf_unit = m.roofs ? m.roofs->perf_unit
                                         : (m.view.units == Units::cycles ? "flop/cycle" : "GFlop/s");
@@ -138,6 +152,7 @@ TableData table_data(const Model& m) {
   col("q1 .. q3", A::Left);
   col("flops", A::Right);
   if (expected) col("expected", A::Right);
+  if (widths) col("flops by width", A::Left);
   col("bytes@" + traffic, A::Right);
   col("flop/B@" + traffic, A::Right);
   col("GFlop/s", A::Right);
@@ -160,6 +175,7 @@ TableData table_data(const Model& m) {
         Cell{quartiles_cell(row), q ? std::optional(q->q1) : std::nullopt},
         number(row.m.work, si_plain)};
     if (expected) cells.push_back(number(row.expected_work, si_plain));
+    if (widths) cells.push_back(Cell{widths_cell(row), std::nullopt});
     cells.push_back(number(row.m.traffic, si_bytes));
     cells.push_back(number(row.m.intensity, sig3));
     cells.push_back(number(row.m.gflops, sig3));
