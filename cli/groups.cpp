@@ -19,7 +19,31 @@ const signatures::Signature* CallGroups::signature_of(regions::RegionId region) 
   return sig;
 }
 
+bool CallGroups::keyed_at_entry(regions::RegionId region) {
+  if (caller_depth_ > 0) return caller_depth_ > 1 && planner_.regions().at(region).kind == regions::RegionKind::Function;
+  return signature_of(region) != nullptr;
+}
+
+std::string CallGroups::key_for_return(regions::RegionId region, int pid, uint64_t return_address) {
+  if (caller_depth_ != 1 || planner_.regions().at(region).kind != regions::RegionKind::Function) return {};
+  return caller_key(region, pid, {return_address});
+}
+
+std::string CallGroups::caller_key(regions::RegionId region, int pid, const std::vector<uint64_t>& return_addresses) {
+  std::vector<std::string> path;
+  for (uint64_t ret : return_addresses) path.push_back(namer_.name(pid, ret));
+  if (path.empty()) return {};
+  std::string key;
+  for (const auto& site : path) key += (key.empty() ? "<- " : " <- ") + site;
+  paths_.try_emplace({region, key}, std::move(path));
+  return key;
+}
+
 std::string CallGroups::key_for(regions::RegionId region, signatures::ArgReader& args) {
+  if (caller_depth_ > 0)
+    return planner_.regions().at(region).kind == regions::RegionKind::Function
+               ? caller_key(region, args.process(), args.return_addresses(caller_depth_))
+               : std::string();
   const signatures::Signature* sig = signature_of(region);
   if (!sig) return {};
   auto decoded = signatures::decode(*sig, args);
@@ -58,10 +82,14 @@ void CallGroups::fill(std::vector<result::Region>& regions, const std::vector<st
         call.flops = q.flops;
         call.bytes = std::move(q.bytes);
       }
-      const auto& d = decoded_.at({region, inst.group});
-      table.add(inst.group, d.param_map(), d.expected_work, call);
+      if (auto d = decoded_.find({region, inst.group}); d != decoded_.end())
+        table.add(inst.group, d->second.param_map(), d->second.expected_work, call);
+      else
+        table.add(inst.group, {}, std::nullopt, call);  // by caller: no parameters, no formula
     }
     regions[region].groups = table.groups();
+    for (auto& g : regions[region].groups)
+      if (auto p = paths_.find({region, g.key}); p != paths_.end()) g.call_path = p->second;
   }
 }
 

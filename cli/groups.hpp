@@ -1,6 +1,7 @@
 #pragma once
 // Series by problem size: calls of a region grouped by their decoded arguments (built-in
-// signatures of BLAS/LAPACK functions, signatures/). The tracer asks for a call's key at entry;
+// signatures of BLAS/LAPACK functions, signatures/), or, with `run --group-by caller[:DEPTH]`,
+// by their call path ("<- solve (solver.c:120)"). The tracer asks for a call's key at entry;
 // finished calls are kept per region and turned into the result's `groups` at the end, with the
 // emulated run's per-call W and Q when its calls line up with the native run's.
 #include <map>
@@ -13,18 +14,30 @@
 #include "regions/tracker.hpp"
 #include "result/result.hpp"
 #include "signatures/signatures.hpp"
+#include "symbolizer/call_site.hpp"
 
 namespace roofprof::cli {
 
 class CallGroups {
  public:
-  explicit CallGroups(const probes::Planner& planner) : planner_(planner) {}
+  // `caller_depth` 0: by arguments; N > 0: by the innermost N call sites.
+  explicit CallGroups(const probes::Planner& planner, int caller_depth = 0)
+      : planner_(planner), caller_depth_(caller_depth), namer_(elf_cache_) {}
 
-  // The group key of a call of `region` whose arguments `args` shows; "" when the region has no
-  // known signature or the arguments cannot be read.
+  // The group key of a call of `region` that `args` shows at its entry; "" when the region has
+  // no known signature or the arguments (the stack, by caller) cannot be read.
   std::string key_for(regions::RegionId region, signatures::ArgReader& args);
-  // Whether calls of `region` are grouped by their arguments (a known signature).
-  bool has_signature(regions::RegionId region) { return signature_of(region) != nullptr; }
+  // The group of a call the in-process agent recorded, from its return address: by caller, at
+  // depth 1 (the agent records no deeper path); "" otherwise.
+  std::string key_for_return(regions::RegionId region, int pid, uint64_t return_address);
+  // A module the agent saw loaded in `pid` at `bias`: names its return addresses after the
+  // process has ended.
+  void module_loaded(int pid, const std::string& path, uint64_t bias) { namer_.add_module(pid, path, bias); }
+  // Whether calls of `region` need a breakpoint at entry for their key (a known signature; a
+  // call path deeper than the return address): the tracer reads arguments and unwinds there.
+  bool keyed_at_entry(regions::RegionId region);
+  bool by_caller() const { return caller_depth_ > 0; }
+  int caller_depth() const { return caller_depth_; }
   // A finished native call.
   void add(const regions::Instance& inst);
   // Whether the native run's calls of `region` were grouped by their arguments (the emulated
@@ -37,8 +50,13 @@ class CallGroups {
 
  private:
   const signatures::Signature* signature_of(regions::RegionId region);
+  std::string caller_key(regions::RegionId region, int pid, const std::vector<uint64_t>& return_addresses);
 
   const probes::Planner& planner_;
+  const int caller_depth_;
+  symbolizer::ElfCache elf_cache_;
+  symbolizer::CallSiteNamer namer_;
+  std::map<std::pair<regions::RegionId, std::string>, std::vector<std::string>> paths_;  // by caller
   std::map<regions::RegionId, const signatures::Signature*> signatures_;
   std::map<std::pair<regions::RegionId, std::string>, signatures::Decoded> decoded_;
   std::map<regions::RegionId, std::vector<regions::Instance>> calls_;

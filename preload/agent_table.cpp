@@ -32,9 +32,12 @@ AgentTable parse_table(std::string_view text) {
     std::string_view tag = word(rest);
     uint32_t a = 0, b = 0;
     if (tag == "M") {
-      std::string_view main = word(rest);
-      if ((main == "0" || main == "1") && !rest.empty()) {
-        t.modules.push_back({std::string(rest), main == "1"});
+      std::string_view main = word(rest), bias = word(rest);
+      uint64_t at = 0;
+      auto [p, ec] = std::from_chars(bias.data(), bias.data() + bias.size(), at, 16);
+      if ((main == "0" || main == "1") && ec == std::errc() && p == bias.data() + bias.size() && !bias.empty() &&
+          !rest.empty()) {
+        t.modules.push_back({std::string(rest), main == "1", at});
         continue;
       }
     } else if (tag == "R") {

@@ -15,6 +15,7 @@ struct AgentTable {
   struct Module {
     std::string path;
     bool is_main = false;
+    uint64_t bias = 0;  // runtime address = bias + link-time address
   };
   struct Region {
     uint32_t spec = 0;       // spec index in the planner

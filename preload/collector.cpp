@@ -65,6 +65,8 @@ void Collector::map_regions(Source& s) {
   AgentTable t = parse_table(s.file->table());
   if (t.calibration && !calibration_) calibration_ = t.calibration;  // the first process's (calibrate.c)
   if (!tracer_plans_) names_.add_modules(t);
+  if (module_seen_)
+    for (const auto& m : t.modules) module_seen_(s.file->pid(), m.path, m.bias);
   for (const auto& [id, r] : t.regions) {
     if (id >= s.ids.size()) {
       s.ids.resize(id + 1);

@@ -58,6 +58,14 @@ class Collector {
   // calibration at start (preload/agent/calibrate.c): the median time inside an instance of
   // an empty function, and the whole cost of one call of it. nullopt before the agent said.
   std::optional<result::AgentBoundary> boundary_cost() const;
+  // Entered calls get a group from their return address (run --group-by caller); `modules` is
+  // told each module an agent loaded (pid, path, bias), so that the addresses can be named after
+  // the process is gone.
+  using ModuleSeen = std::function<void(int pid, const std::string& path, uint64_t bias)>;
+  void key_calls(Replay::CallKey key, ModuleSeen modules) {
+    replay_.key_calls(std::move(key));
+    module_seen_ = std::move(modules);
+  }
   // Planner regions the agent hooked at least once.
   const std::set<regions::RegionId>& hooked() const { return hooked_; }
 
@@ -81,6 +89,7 @@ class Collector {
   probes::Planner& planner_;
   RegionNames names_;
   Replay replay_;
+  ModuleSeen module_seen_;
   std::map<Key, Source> sources_;
   std::set<std::string> opened_;
   std::vector<std::vector<regions::RegionId>> patches_;  // by patch id, in every process

@@ -31,7 +31,8 @@ std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   if (std::memcmp(h->magic, RP_FILE_MAGIC, 8) != 0) problem = "bad magic";
   else if (h->version != RP_FILE_VERSION) problem = fmt::format("version {} (expected {})", h->version, RP_FILE_VERSION);
   else if (h->n_events > RP_MAX_EVENTS) problem = "too many events";
-  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events)) problem = "record size differs";
+  else if (h->callers > 1) problem = "bad callers flag";
+  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events, h->callers)) problem = "record size differs";
   else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
   else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * h->record_bytes > bytes)
     problem = "sections past the end of the file";
@@ -84,6 +85,7 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     r.pid = s.pid;
     r.tid = s.tid;
     r.sp = s.sp;
+    r.ret = header_->callers ? s.counts[n] : 0;
     r.time_ns = s.time_ns;
     r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
     for (size_t i = 0; i < n; ++i) r.counts[i] = s.counts[i];

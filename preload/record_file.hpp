@@ -29,6 +29,7 @@ struct Record {
   int pid = 0;
   regions::Tid tid = 0;
   uint64_t sp = 0;
+  uint64_t ret = 0;  // Enter: the call's return address (where it was called from)
   int64_t time_ns = 0;
   bool has_counts = false;
   std::array<uint64_t, RP_MAX_EVENTS> counts{};  // the first n_events() are meaningful

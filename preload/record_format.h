@@ -15,7 +15,8 @@
  * file is an empty ring: seq 0 is not p + 1 for any p.
  *
  * Table lines (appended under the agent's lock, then `table_len` is published):
- *   M <is_main> <path>               a module the agent scanned (realpath)
+ *   M <is_main> <bias> <path>        a module the agent scanned (realpath), loaded at <bias>
+ *                                    (hex: runtime address = bias + link-time address)
  *   R <id> <spec> <symbol>           agent region id <id>: raw symbol name matched spec <spec>
  *   H <id> <module path>             a GOT slot of <module> now calls region <id>'s trampoline
  *   C <calls> <ns>                   the agent's calibration at start: <calls> calls of an empty
@@ -32,7 +33,7 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 3u
+#define RP_FILE_VERSION 4u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 8
@@ -59,12 +60,17 @@ struct rp_record {
   int32_t pid, tid;
   uint64_t sp;
   int64_t time_ns;                 /* CLOCK_MONOTONIC */
-  uint64_t counts[RP_MAX_EVENTS];  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS */
+  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS; then, in a file whose header has
+   * `callers` set (run --group-by caller), counts[n_events] of an RP_ENTER record is the call's
+   * return address (read from `sp` before the exit stub replaces it) */
+  uint64_t counts[RP_MAX_EVENTS + 1];
 };
-/* A slot holds the counts of the file's n_events only: slots are RP_RECORD_BYTES(n_events)
- * apart (40 bytes with no event, instead of 104), so that the ring a program fills and roofprof
- * drains takes the cache and page-cache room its records need. */
-#define RP_RECORD_BYTES(n_events) (offsetof(struct rp_record, counts) + sizeof(uint64_t) * (n_events))
+/* A slot holds the counts of the file's n_events only (and the return address with `callers`):
+ * slots are RP_RECORD_BYTES(n_events, callers) apart (40 bytes with no event, instead of 112),
+ * so that the ring a program fills and roofprof drains takes the cache and page-cache room its
+ * records need. */
+#define RP_RECORD_BYTES(n_events, callers) \
+  (offsetof(struct rp_record, counts) + sizeof(uint64_t) * ((n_events) + ((callers) ? 1 : 0)))
 
 enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
 
@@ -76,14 +82,16 @@ enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
 struct rp_file_header {
   char magic[8];
   uint32_t version;
-  uint32_t record_bytes; /* RP_RECORD_BYTES(n_events): the distance between slots */
+  uint32_t record_bytes; /* RP_RECORD_BYTES(n_events, callers): the distance between slots */
   uint64_t table_offset, table_bytes;
   uint64_t ring_offset, capacity; /* capacity: ring slots, a power of two */
   int32_t pid, ppid;
   uint32_t scope; /* enum rp_scope */
   uint32_t n_events;
   int64_t start_ns;
-  uint64_t pad0[2];
+  uint32_t callers; /* 1: RP_ENTER records carry the return address (counts[n_events]) */
+  uint32_t pad1;
+  uint64_t pad0;
   /* Shared counters, accessed with __atomic builtins. */
   uint64_t head __attribute__((aligned(64))); /* next position producers reserve */
   uint64_t tail __attribute__((aligned(64))); /* next position the consumer reads */

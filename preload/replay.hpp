@@ -2,6 +2,8 @@
 // Agent records -> boundaries of the run's one regions::Tracker (shared with the tracer in the
 // combined mode). The boundaries read counts through this CountSource, which serves the
 // snapshot carried by the record being replayed.
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "preload/record_file.hpp"
@@ -20,6 +22,9 @@ class Replay : public regions::CountSource {
   // The process ended without an exit record (killed by a signal, _exit, exec): everything it
   // has open closes at `time_ns` with `why`; the counts at that moment are unknown (null).
   void end_process(int pid, int64_t time_ns, regions::CloseReason why);
+  // The group of an entered call from its return address (run --group-by caller); unset: none.
+  using CallKey = std::function<std::string(regions::RegionId, int pid, uint64_t return_address)>;
+  void key_calls(CallKey key) { call_key_ = std::move(key); }
 
   // regions::CountSource: the current record's snapshot. With scope=thread a snapshot belongs
   // to the record's thread only; other threads read "not counted".
@@ -35,6 +40,7 @@ class Replay : public regions::CountSource {
   size_t n_events_;
   CounterValues snapshot_;
   regions::Tid snapshot_tid_ = 0;
+  CallKey call_key_;
 };
 
 }  // namespace roofprof::preload

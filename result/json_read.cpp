@@ -80,6 +80,10 @@ Group read_group(const JsonNode& n) {
   g.flops = n.member("flops").amount_or_null();
   g.bytes = read_bytes(n.member("bytes"));
   g.expected_work = n.member("expected_work").amount_or_null();
+  if (n.has("call_path")) {  // optional member (absent: grouped by arguments)
+    JsonNode path = n.member("call_path");
+    for (size_t i = 0; i < path.size(); ++i) g.call_path.push_back(path.element(i).string());
+  }
   return g;
 }
 

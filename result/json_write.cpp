@@ -76,7 +76,7 @@ J bytes_json(const std::map<std::string, Bytes>& m, const std::string& where) {
 
 template <class J>
 J group_json(const Group& g, const std::string& where) {
-  return J{
+  J out{
       {"key", g.key},
       {"params", number_map<J>(g.params, where + ".params")},
       {"calls", g.calls},
@@ -87,6 +87,8 @@ J group_json(const Group& g, const std::string& where) {
       {"bytes", bytes_json<J>(g.bytes, where + ".bytes")},
       {"expected_work", optional_number<J>(g.expected_work, where + ".expected_work")},
   };
+  if (!g.call_path.empty()) out["call_path"] = g.call_path;  // optional member: groups by call path
+  return out;
 }
 
 template <class J>

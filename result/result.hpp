@@ -46,6 +46,9 @@ struct Group {
   // Flops by the signature's standard formula (dgemm 2mnk, ...), summed over the calls; null
   // when the signature has no formula.
   std::optional<double> expected_work;
+  // Grouped by call path (run --group-by caller): the call sites, innermost first, "solve
+  // (solver.c:120)"; empty for argument groups (written only when not empty).
+  std::vector<std::string> call_path;
   bool operator==(const Group&) const = default;
 };
 

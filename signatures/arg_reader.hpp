@@ -5,6 +5,7 @@
 // in-process agent over its own registers and memory, the tests over a fake.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace roofprof::signatures {
 
@@ -18,6 +19,15 @@ class ArgReader {
   // Memory of the stopped program; null when the address is not readable.
   virtual std::optional<uint64_t> read_u64(uint64_t addr) = 0;
   virtual std::optional<int32_t> read_i32(uint64_t addr) = 0;
+  // The call's path: its return address, then its callers' (innermost first, at most `depth`;
+  // fewer where the stack cannot be unwound). Empty when this reader cannot unwind.
+  virtual std::vector<uint64_t> return_addresses(int depth) {
+    (void)depth;
+    return {};
+  }
+  // The process whose memory and modules this is (its maps place the return addresses); 0 when
+  // unknown.
+  virtual int process() { return 0; }
 };
 
 // The `index`-th integer-class argument (0-based; floating-point arguments travel in xmm

@@ -85,6 +85,7 @@ Task& Session::new_task(ThreadGroup& g, pid_t tid) {
 
 void Session::remove_task(Task& t) {
   ThreadGroup& g = *t.group;
+  unwinder_.forget(t.tid);
   g.tasks.erase(t.tid);
 }
 

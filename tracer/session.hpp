@@ -22,6 +22,7 @@
 #include "supervisor/signals.hpp"
 #include "symbolizer/modules.hpp"
 #include "tracer/agent_link.hpp"
+#include "tracer/call_path.hpp"
 #include "tracer/task.hpp"
 #include "tracer/wait_status.hpp"
 
@@ -41,6 +42,10 @@ struct SessionOptions {
   std::function<void()> on_ready;
   // The group key of a call of a function region, from its arguments at entry ("" = none).
   std::function<std::string(regions::RegionId, signatures::ArgReader&)> group_key;
+  // The group of a call the in-process agent recorded, from its return address (the agent's
+  // record carries it): run --group-by caller. Unset: agent calls are not grouped.
+  std::function<std::string(regions::RegionId, int pid, uint64_t return_address)> agent_call_key;
+  std::function<void(int pid, const std::string& path, uint64_t bias)> agent_module;  // modules the agent saw
   // Called at the entry of a function region that no open function region of the same thread
   // encloses, while the thread is stopped and before the entry's time and counts are read
   // (run --cache-state cold evicts the caches here).
@@ -184,6 +189,7 @@ class Session : public regions::CountSource {
   probes::Planner& planner_;
   regions::Tracker& tracker_;
   symbolizer::ElfCache elf_cache_;
+  Unwinder unwinder_;  // call paths at entry (--group-by caller)
   std::map<pid_t, std::unique_ptr<ThreadGroup>> groups_;
   std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
   pid_t main_pid_ = 0;

@@ -195,7 +195,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
     if (p.kind == ProbeKind::RegionEntry) {
       std::string group;
       if (opts_.group_key && !tracker_.is_open(p.region, g.tgid, t.tid)) {
-        StoppedThreadArgs args(regs, g.as->mem());
+        StoppedThreadArgs args(regs, g.as->mem(), unwinder_, t.tid, g.tgid);
         group = opts_.group_key(p.region, args);
       }
       auto ret = g.as->mem().read_u64(TraceeAddr(sp));

@@ -63,8 +63,8 @@ void apply_group_by(const std::string& how, std::vector<report::Input>& inputs) 
   }
   if (how.rfind("caller", 0) == 0)
     throw UserError("--group-by " + how +
-                    ": grouping by call site needs call stacks in the result, which roofprof run "
-                    "does not record yet; use args or none");
+                    ": call paths are recorded when the program runs (roofprof run --group-by " + how +
+                    "); the report shows the groups of the file (args) or none");
   throw UserError("--group-by " + how + ": expected args (the default) or none");
 }
 

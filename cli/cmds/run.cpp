@@ -57,8 +57,22 @@ struct RunOptions {
   bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
   bool preload_given = false;     // --preload or --no-preload on the command line
   bool patch = true;              // combined mode: entry patches (--no-patch: GOT hooks and breakpoints only)
+  std::string group_by = "args";  // args | caller[:DEPTH]
   std::vector<std::string> command;
 };
+
+// --group-by: 0 for args, else the depth of caller[:DEPTH].
+int caller_depth(const std::string& how) {
+  if (how == "args") return 0;
+  if (how == "caller") return 1;
+  if (how.rfind("caller:", 0) == 0) {
+    const std::string n = how.substr(7);
+    if (!n.empty() && n.size() <= 2 && n.find_first_not_of("0123456789") == std::string::npos && std::stoi(n) >= 1 &&
+        std::stoi(n) <= 32)
+      return std::stoi(n);
+  }
+  throw UserError("--group-by " + how + ": expected args (the default), caller or caller:DEPTH (DEPTH 1 to 32)");
+}
 
 std::vector<std::string> cmdline_of(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
@@ -119,7 +133,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
                       probes::Planner& planner, CallGroups& groups, tracer::SessionOptions so,
                       const regions::Tracker::Sink& sink, result::Run& res, regions::Aggregator& agg) {
   NativeRuns out;
-  auto needs_arguments = [&groups](regions::RegionId id) { return groups.has_signature(id); };
+  auto needs_arguments = [&groups](regions::RegionId id) { return groups.keyed_at_entry(id); };
   for (int r = 0; r < o.repeat; ++r) {
     agg.next_run();
     regions::Tracker tracker(sink);  // one tracker per run: every mechanism of the run feeds it
@@ -273,6 +287,14 @@ result::Run result_header(const RunOptions& o, const Measuring& m, const std::op
 tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, CallGroups& groups) {
   tracer::SessionOptions so;
   so.group_key = [&groups](regions::RegionId id, signatures::ArgReader& args) { return groups.key_for(id, args); };
+  if (groups.by_caller()) {
+    so.agent_call_key = [&groups](regions::RegionId id, int pid, uint64_t ret) {
+      return groups.key_for_return(id, pid, ret);
+    };
+    so.agent_module = [&groups](int pid, const std::string& path, uint64_t bias) {
+      groups.module_loaded(pid, path, bias);
+    };
+  }
   so.argv = o.command;
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
@@ -342,7 +364,13 @@ int run(const RunOptions& o) {
   counters::Backend& backend = *m.counting.backend;
   probes::Planner planner(specs);
   regions::Aggregator agg;
-  CallGroups groups(planner);
+  CallGroups groups(planner, caller_depth(o.group_by));
+  if (groups.by_caller() && !m.plan.native_pass)
+    throw UserError("--group-by " + o.group_by + ": the emulated run of an MPI rank records no call paths; "
+                    "use --backend time or perf under the launcher");
+  if (groups.caller_depth() > 1 && o.no_ptrace)
+    throw UserError("--group-by " + o.group_by + ": with --no-ptrace the in-process agent records the caller "
+                    "only (caller or caller:1); deeper paths are unwound at breakpoints");
   tracer::SessionOptions so = session_options(o, m, groups);
   // --cache-state cold outside emulation: the tracer evicts from this process at each
   // outermost region entry; the in-process agent evicts in the program (agent_settings passes
@@ -419,6 +447,9 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "(docs/methodology.md)")
       ->check(CLI::IsMember({"warm", "cold"}));
   sub.add_flag("--quiet,-q", o->quiet, "no summary on stderr");
+  sub.add_option("--group-by", o->group_by,
+                 "split each function region's calls: args (built-in signatures: by problem size; the default) "
+                 "or caller[:DEPTH] (by the DEPTH innermost call sites, default 1; breakpoints at the entries)");
   sub.add_flag("--no-ptrace", o->no_ptrace,
                "measure with the in-process agent alone (LD_PRELOAD, no ptrace): only functions called "
                "through the dynamic linker (docs/preload.md)");

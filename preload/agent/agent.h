@@ -58,6 +58,7 @@ struct rp_agent {
   int n_patterns;
   int scope; /* enum rp_scope */
   int n_events;
+  int callers; /* ROOFPROF_AGENT_CALLERS: RP_ENTER records carry the return address */
   uint64_t event_config[RP_MAX_EVENTS]; /* PERF_COUNT_SW_* */
   int user_level;                       /* ROOFPROF_AGENT_USER_LEVEL: exclude_kernel */
   int follow_fork;
@@ -80,7 +81,7 @@ struct rp_agent {
   size_t file_bytes;
   char *ring;            /* slot p % ring_slots at ring + (p % ring_slots) * record_bytes */
   uint64_t ring_mask;
-  uint64_t record_bytes; /* RP_RECORD_BYTES(n_events) */
+  uint64_t record_bytes; /* RP_RECORD_BYTES(n_events, callers) */
   char *table;
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */

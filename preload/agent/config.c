@@ -15,7 +15,8 @@
  *                              requests (emul.c); no record file (ROOFPROF_AGENT_DIR unused),
  *                              no perf counters
  *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr
- *   ROOFPROF_AGENT_SITES       1: hook only the functions listed in DIR/PID.sites (combined mode) */
+ *   ROOFPROF_AGENT_SITES       1: hook only the functions listed in DIR/PID.sites (combined mode)
+ *   ROOFPROF_AGENT_CALLERS     1: entry records carry the call's return address (--group-by caller) */
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ int rp_config_read(void) {
   long evict = env_long("ROOFPROF_AGENT_EVICT_BYTES", 0);
   rp.evict_bytes = evict > 0 ? (size_t)evict : 0;
   rp.sites_only = env_long("ROOFPROF_AGENT_SITES", 0) != 0;
+  rp.callers = env_long("ROOFPROF_AGENT_CALLERS", 0) != 0;
   rp.user_level = env_long("ROOFPROF_AGENT_USER_LEVEL", 0) != 0;
   rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
   rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);

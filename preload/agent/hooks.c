@@ -350,7 +350,7 @@ static void scan_module(const struct module *m, int is_main, int hook) {
     path[sizeof path - 1] = '\0';
   }
   if (s && !s->announced) {
-    rp_table_line("M %d %s", is_main, path);
+    rp_table_line("M %d %lx %s", is_main, (unsigned long)m->base, path);
     s->announced = 1;
   }
   if (!hook) return;

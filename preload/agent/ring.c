@@ -13,7 +13,7 @@
 #include "preload/agent/agent.h"
 
 int rp_file_create(pid_t ppid) {
-  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * RP_RECORD_BYTES(rp.n_events);
+  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * RP_RECORD_BYTES(rp.n_events, rp.callers);
   char tmp[PATH_MAX + 64], final[PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s/%d.tmp", rp.dir, (int)rp.pid);
   int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -37,7 +37,8 @@ int rp_file_create(pid_t ppid) {
   struct rp_file_header *h = m;
   memcpy(h->magic, RP_FILE_MAGIC, 8);
   h->version = RP_FILE_VERSION;
-  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_events);
+  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_events, rp.callers);
+  h->callers = rp.callers ? 1u : 0u;
   h->table_offset = RP_HEADER_BYTES;
   h->table_bytes = RP_TABLE_BYTES;
   h->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
@@ -161,6 +162,8 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   s->tid = t->tid;
   s->sp = sp;
   for (int i = 0; i < rp.n_events; ++i) s->counts[i] = have_counts ? counts[i] : 0;
+  if (rp.callers) /* the return address, before the exit stub replaces it */
+    s->counts[rp.n_events] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
   if (kind == RP_ENTER) now = rp_now_ns();
   s->time_ns = now;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);

@@ -7,8 +7,9 @@ namespace {
 
 TEST(AgentTable, ParsesEveryKindOfLine) {
   AgentTable t = parse_table(
-      "M 1 /bin/app\n"
-      "M 0 /usr/lib/lib with space.so\n"
+      "M 1 55d0c0de0000 /bin/app\n"
+      "M 0 7f0012340000 /usr/lib/lib with space.so\n"
+      "M 0 /usr/lib/no bias.so\n"
       "R 0 2 _ZN3ns6Solver4stepEi\n"
       "H 0 /bin/app\n"
       "H 0 /usr/lib/lib with space.so\n"
@@ -19,6 +20,8 @@ TEST(AgentTable, ParsesEveryKindOfLine) {
   EXPECT_TRUE(t.modules[0].is_main);
   EXPECT_EQ(t.modules[1].path, "/usr/lib/lib with space.so");
   EXPECT_FALSE(t.modules[1].is_main);
+  EXPECT_EQ(t.modules[0].bias, 0x55d0c0de0000u);
+  EXPECT_EQ(t.modules[1].bias, 0x7f0012340000u);
   ASSERT_EQ(t.regions.size(), 2u);
   EXPECT_EQ(t.regions.at(0).spec, 2u);
   EXPECT_EQ(t.regions.at(0).symbol, "_ZN3ns6Solver4stepEi");
@@ -26,11 +29,12 @@ TEST(AgentTable, ParsesEveryKindOfLine) {
   EXPECT_EQ(t.regions.at(3).spec, 0u);
   EXPECT_EQ(t.regions.at(3).symbol, "dgemm_");
   EXPECT_TRUE(t.regions.at(3).callers.empty());
-  EXPECT_EQ(t.warnings, (std::vector<std::string>{"too many hooked regions: x in y not hooked"}));
+  EXPECT_EQ(t.warnings, (std::vector<std::string>{"malformed agent table line: M 0 /usr/lib/no bias.so",
+                                                  "too many hooked regions: x in y not hooked"}));
 }
 
 TEST(AgentTable, CalibrationLine) {
-  AgentTable t = parse_table("M 1 /bin/app\nC 256 151296\n");
+  AgentTable t = parse_table("M 1 400000 /bin/app\nC 256 151296\n");
   ASSERT_TRUE(t.calibration);
   EXPECT_EQ(t.calibration->calls, 256u);
   EXPECT_EQ(t.calibration->ns, 151296u);
@@ -41,7 +45,7 @@ TEST(AgentTable, CalibrationLine) {
 }
 
 TEST(AgentTable, PartialLastLineWaitsForTheRest) {
-  AgentTable t = parse_table("M 1 /bin/app\nR 0 0 dge");
+  AgentTable t = parse_table("M 1 400000 /bin/app\nR 0 0 dge");
   EXPECT_EQ(t.modules.size(), 1u);
   EXPECT_TRUE(t.regions.empty());
   EXPECT_TRUE(t.warnings.empty());

@@ -20,10 +20,10 @@ namespace fs = std::filesystem;
 // A record file written in place, as the agent would: header, table, ring.
 class FakeAgentFile {
  public:
-  FakeAgentFile(uint64_t capacity, uint32_t n_events) {
+  FakeAgentFile(uint64_t capacity, uint32_t n_events, uint32_t callers = 0) {
     path_ = (fs::temp_directory_path() / ("roofprof-rf-" + std::to_string(::getpid()) + "-" +
                                           std::to_string(counter()++) + RP_FILE_SUFFIX)).string();
-    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * RP_RECORD_BYTES(n_events);
+    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * RP_RECORD_BYTES(n_events, callers);
     int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(::ftruncate(fd, off_t(bytes_)), 0);
@@ -32,7 +32,8 @@ class FakeAgentFile {
     h_ = static_cast<rp_file_header*>(map_);
     std::memcpy(h_->magic, RP_FILE_MAGIC, 8);
     h_->version = RP_FILE_VERSION;
-    h_->record_bytes = uint32_t(RP_RECORD_BYTES(n_events));
+    h_->record_bytes = uint32_t(RP_RECORD_BYTES(n_events, callers));
+    h_->callers = callers;
     h_->table_offset = RP_HEADER_BYTES;
     h_->table_bytes = RP_TABLE_BYTES;
     h_->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
@@ -92,6 +93,23 @@ std::vector<Record> drain_all(RecordFile& f, bool final = false) {
   std::vector<Record> out;
   f.drain([&](const Record& r) { out.push_back(r); }, final);
   return out;
+}
+
+// --group-by caller: the return address rides in the slot after the file's events, which
+// makes each slot 8 bytes longer; a file without it has none.
+TEST(RecordFile, EntryRecordsCarryTheReturnAddressWhenAsked) {
+  FakeAgentFile with(16, 2, 1), without(16, 2);
+  EXPECT_EQ(with.header().record_bytes, without.header().record_bytes + 8);
+  uint64_t pos = with.put(RP_ENTER, 0, 7, 0x7ffc0000, 10, {1, 2}, false);
+  with.slot(pos).counts[2] = 0x401234;  // after the 2 events
+  with.publish(pos);
+  without.put(RP_ENTER, 0, 7, 0x7ffc0000, 10, {1, 2});
+  std::vector<uint64_t> rets;
+  for (FakeAgentFile* f : {&with, &without}) {
+    auto file = RecordFile::open(f->path());
+    file->drain([&](const Record& r) { rets.push_back(r.ret); });
+  }
+  EXPECT_EQ(rets, (std::vector<uint64_t>{0x401234, 0}));
 }
 
 TEST(RecordFile, HeaderAndTable) {

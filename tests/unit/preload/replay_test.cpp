@@ -56,6 +56,30 @@ TEST(Replay, OneFunctionInSeveralRegions) {
   EXPECT_EQ(f.out[0].region + f.out[1].region, 3u);
 }
 
+// run --group-by caller: an entered call's group comes from the return address its record
+// carries (asked once per region it enters).
+TEST(Replay, EnteredCallsAreGroupedByTheirReturnAddress) {
+  Fixture f(regions::Scope::Process);
+  std::vector<std::string> asked;
+  f.replay.key_calls([&asked](regions::RegionId id, int pid, uint64_t ret) {
+    asked.push_back(std::to_string(id) + "@" + std::to_string(pid));
+    return ret == 0x401234 ? std::string("<- phase_a") : std::string("<- phase_b");
+  });
+  Record a = rec(RecordKind::Enter, 7, 0x1000, 100, {0, 0});
+  a.ret = 0x401234;
+  Record b = rec(RecordKind::Enter, 7, 0x1000, 300, {0, 0});
+  b.ret = 0x401299;
+  f.replay.feed(a, {1, 2});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 200, {0, 0}), {});
+  f.replay.feed(b, {1});
+  f.replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 400, {0, 0}), {});
+  ASSERT_EQ(f.out.size(), 3u);
+  EXPECT_EQ(f.out[0].group, "<- phase_a");
+  EXPECT_EQ(f.out[1].group, "<- phase_a");
+  EXPECT_EQ(f.out[2].group, "<- phase_b");
+  EXPECT_EQ(asked, (std::vector<std::string>{"1@100", "2@100", "1@100"}));
+}
+
 TEST(Replay, UnknownRegionIsSkipped) {
   Fixture f(regions::Scope::Process);
   f.replay.feed(rec(RecordKind::Enter, 7, 0x1000, 100, {0, 0}), {});

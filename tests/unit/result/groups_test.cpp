@@ -46,6 +46,21 @@ TEST(ResultGroups, RoundTrip) {
   EXPECT_EQ(from_json(json::parse(j.dump())), run);
 }
 
+// Groups by call path (run --group-by caller): `call_path` written only for them, read back.
+TEST(ResultGroups, CallPathOnlyForGroupsByCaller) {
+  result::Run run = samples::sample_run();
+  Group by_caller = sample_group();
+  by_caller.key = "<- solve (solver.c:120) <- main (main.c:33)";
+  by_caller.params.clear();
+  by_caller.expected_work = std::nullopt;
+  by_caller.call_path = {"solve (solver.c:120)", "main (main.c:33)"};
+  run.regions[0].groups = {by_caller, sample_group()};
+  json j = to_json(run);
+  EXPECT_EQ(j["regions"][0]["groups"][0]["call_path"], json::array({"solve (solver.c:120)", "main (main.c:33)"}));
+  EXPECT_FALSE(j["regions"][0]["groups"][1].contains("call_path"));
+  EXPECT_EQ(from_json(json::parse(j.dump())), run);
+}
+
 TEST(ResultGroups, AbsentWhenNotGroupedAndOptionalOnRead) {
   json j = to_json(samples::sample_run());
   EXPECT_FALSE(j["regions"][0].contains("groups"));
