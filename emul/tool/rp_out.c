@@ -19,6 +19,39 @@ static Int out_fd = -1;
 static HChar obuf[1 << 16];
 static Int olen;
 
+/* Backpressure: roofprof reads the event file while the program runs and gives each MiB it has
+   read back to the file system (a punched hole). When the file holds more than RP_OUT_PENDING
+   bytes on disk the reader has fallen behind (starved of CPU), so the program waits for it, a
+   millisecond at a time, checked every RP_OUT_CHECK bytes written. A reader that frees nothing
+   for RP_OUT_PATIENCE_MS (a file system without holes) is not waited for again. */
+#define RP_OUT_PENDING (24ULL << 20)
+#define RP_OUT_CHECK (1ULL << 20)
+#define RP_OUT_PATIENCE_MS 10000
+static ULong written_since_check;
+static Bool reader_frees = True;
+
+static ULong disk_bytes(void)
+{
+   struct vg_stat st;
+   if (VG_(fstat)(out_fd, &st) != 0) return 0;
+   return st.blocks * 512;
+}
+
+static void wait_for_reader(void)
+{
+   ULong held = disk_bytes(), waited_ms = 0;
+   while (held > RP_OUT_PENDING) {
+      ULong before = held;
+      VG_(poll)(NULL, 0, 1);
+      held = disk_bytes();
+      waited_ms = held < before ? 0 : waited_ms + 1;
+      if (waited_ms >= RP_OUT_PATIENCE_MS) {
+         reader_frees = False;
+         return;
+      }
+   }
+}
+
 void rp_out_flush(void)
 {
    Int off = 0;
@@ -28,6 +61,11 @@ void rp_out_flush(void)
       off += n;
    }
    olen = 0;
+   written_since_check += (ULong)off;
+   if (reader_frees && out_fd >= 0 && written_since_check >= RP_OUT_CHECK) {
+      written_since_check = 0;
+      wait_for_reader();
+   }
 }
 
 static void out_room(Int n)
