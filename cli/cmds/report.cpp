@@ -14,6 +14,7 @@
 #include "report/html.hpp"
 #include "report/merge.hpp"
 #include "report/model.hpp"
+#include "report/pair.hpp"
 #include "report/svg.hpp"
 #include "report/table.hpp"
 #include "report/terminal_plot.hpp"
@@ -87,7 +88,11 @@ int run(const ReportOptions& o) {
   if (o.compare) {
     model = report::build_compare_model(inputs, options);
   } else {
+    // A timed and an emulated job of one MPI command: each rank's T with its exact W and Q.
+    std::optional<report::Paired> paired = report::pair_timed_and_emulated(inputs);
+    if (paired) inputs = std::move(paired->ranks);
     merged = report::merge(inputs);
+    if (paired) merged.notes.insert(merged.notes.begin(), paired->notes.begin(), paired->notes.end());
     model = report::build_model(merged, options);
   }
   const bool plot = !o.no_plot || !o.svg.empty() || !o.html.empty();

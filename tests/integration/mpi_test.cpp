@@ -175,6 +175,30 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
   EXPECT_DOUBLE_EQ(row["flops"].get<double>(), total) << row.dump();  // 3 calls, 2.4 Mflop
   EXPECT_TRUE(row["time_s"].is_null()) << row.dump();
   EXPECT_TRUE(row["gflops"].is_null()) << row.dump();
+
+  // A timed job of the same command: the report combines the two jobs rank by rank, the
+  // time's T with the emulation's exact W.
+  auto timed = sb.run(mpirun({"run", "--backend", "time", "-q", "-o", "time.%r.json", "--region", "mpi_work", "--",
+                              fixture("mpi_app"), "400000"},
+                             kEmulRanks),
+                      {.timeout = 120s});
+  ASSERT_EQ(timed.exit_code(), 0) << timed.diag();
+  double slowest = 0;
+  for (int rank = 0; rank < kEmulRanks; ++rank)
+    slowest = std::max(slowest, time_s(region(load_result(timed, "time." + std::to_string(rank) + ".json"), "mpi_work")));
+  auto both = sb.roofprof({"report", "--no-plot", "--json", "-", "emul.0.json", "time.1.json", "emul.1.json",
+                           "time.0.json"});
+  ASSERT_EQ(both.exit_code(), 0) << both.diag();
+  json combined = json::parse(both.out);
+  json crow;
+  for (const auto& x : combined["rows"])
+    if (x["region"] == "mpi_work" && x["group"].is_null()) crow = x;
+  EXPECT_DOUBLE_EQ(crow["flops"].get<double>(), total) << crow.dump();
+  EXPECT_DOUBLE_EQ(crow["time_s"].get<double>(), slowest) << crow.dump();  // the job's: its slowest rank's
+  EXPECT_DOUBLE_EQ(crow["gflops"].get<double>(), total / slowest / 1e9) << crow.dump();
+  EXPECT_EQ(crow["sources"]["time"], "clock") << crow.dump();
+  EXPECT_EQ(crow["sources"]["flops"], "emul") << crow.dump();
+  EXPECT_NE(both.out.find("combined rank by rank"), std::string::npos) << both.out.substr(0, 3000);
 }
 
 // --repeat cannot start a rank's program again inside the job: said in one line (a fake
