@@ -23,5 +23,6 @@ Runner setup_events(CLI::App& sub);
 Runner setup_doctor(CLI::App& sub);
 Runner setup_ceilings(CLI::App& sub);
 Runner setup_selftest(CLI::App& sub);
+Runner setup_annotate(CLI::App& sub);
 
 }  // namespace roofprof::cli

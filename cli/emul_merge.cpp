@@ -2,9 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <memory>
 #include <set>
+#include <tuple>
 
+#include "common/error.hpp"
 #include "regions/aggregate.hpp"
+#include "symbolizer/elf_file.hpp"
 
 namespace roofprof::cli {
 
@@ -92,6 +98,63 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
         if (r.bytes[level].read) r.sources[std::string("bytes.") + level] = "emul (cache simulation)";
   }
   return warnings;
+}
+
+namespace {
+
+std::string canonical_or_same(const std::string& path) {
+  std::error_code ec;
+  auto c = std::filesystem::canonical(path, ec);
+  return ec ? path : c.string();
+}
+
+result::AnnotatedInstruction annotated(const std::string& module, const emul::InstructionCounts& c) {
+  result::AnnotatedInstruction a;
+  a.module = module;
+  a.address = c.address;
+  a.length = c.length;
+  a.executions = c.executions;
+  a.partial = c.partial;
+  for (const auto& [name, v] : c.totals) {
+    if (name.rfind("flops_", 0) == 0) {
+      a.flops += v;
+      a.flops_by_class[name.substr(6)] = v;
+    } else if (name == "bytes_read_L1") {
+      a.bytes_read = v;
+    } else if (name == "bytes_written_L1") {
+      a.bytes_written = v;
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+void attach_annotation(std::vector<result::Region>& regions, const std::vector<emul::InstructionCounts>& counts) {
+  std::map<std::string, std::vector<const emul::InstructionCounts*>> by_module;
+  for (const auto& c : counts) by_module[canonical_or_same(c.module)].push_back(&c);
+  for (auto& region : regions) {
+    if (region.kind != "function") continue;
+    std::set<std::pair<std::string, uint64_t>> functions;  // (module, first byte): each once
+    for (const auto& site : region.locations) {
+      const std::string module = canonical_or_same(site.module);
+      auto it = by_module.find(module);
+      if (it == by_module.end()) continue;
+      std::shared_ptr<symbolizer::ElfFile> elf;
+      try {
+        elf = symbolizer::ElfFile::open(module);
+      } catch (const UserError&) {
+        continue;
+      }
+      const symbolizer::Symbol* fn = elf->function_at(site.offset);
+      if (!fn || !functions.insert({module, fn->value}).second) continue;
+      for (const auto* c : it->second)
+        if (c->address >= fn->value && c->address < fn->value + std::max<uint64_t>(fn->size, 1))
+          region.annotation.push_back(annotated(module, *c));
+    }
+    std::sort(region.annotation.begin(), region.annotation.end(),
+              [](const auto& a, const auto& b) { return std::tie(a.module, a.address) < std::tie(b.module, b.address); });
+  }
 }
 
 }  // namespace roofprof::cli

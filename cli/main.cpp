@@ -26,6 +26,8 @@ constexpr Subcommand kSubcommands[] = {
     {"symbols", "list functions that could be regions (executable and every loaded library)", nullptr,
      roofprof::cli::setup_symbols},
     {"report", "print the table of one or more result files", roofprof::cli::setup_report, nullptr},
+    {"annotate", "show a region's source lines and instructions with their flops and bytes (run --annotate)",
+     roofprof::cli::setup_annotate, nullptr},
     {"events", "show the hardware event set roofprof uses here or on --pmu MODEL", roofprof::cli::setup_events,
      nullptr},
     {"doctor", "check what this machine can measure and how to fix what is missing", roofprof::cli::setup_doctor,

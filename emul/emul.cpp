@@ -221,6 +221,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
     if (!options.cache_inline) args.push_back("--cache-inline=no");
     for (const auto& l : cache) args.push_back(fmt::format("--cache-level={},{},{}", l.size, l.ways, l.line));
   }
+  if (options.annotate) args.push_back("--annotate=yes");
   args.insert(args.end(), argv.begin(), argv.end());
 
   Result result;
@@ -325,6 +326,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   }
   result.counters = parser.counters();
   result.totals = parser.totals();
+  if (options.annotate) result.annotation = read_annotation(events_dir);
   return result;
 }
 

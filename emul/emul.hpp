@@ -12,6 +12,7 @@
 #include "emul/events.hpp"
 #include "emul/probes.hpp"
 #include "regions/aggregate.hpp"
+#include "emul/annotation.hpp"
 #include "regions/tracker.hpp"
 
 namespace roofprof::emul {
@@ -27,6 +28,8 @@ struct Options {
   // before each call; false calls the simulator on every access. Counts are the same either way
   // (a test compares them).
   bool cache_inline = true;
+  // Counts per instruction (Result::annotation), for roofprof annotate.
+  bool annotate = false;
   std::vector<CacheInfo> cache;  // L1 first; empty: the host's geometry from sysfs
   bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
   // Progress on stderr (emul/progress.hpp): a line redrawn with a bar and ETA on a terminal,
@@ -68,6 +71,7 @@ struct Result {
   // A signal to roofprof ended the emulated run early (supervisor/signals.hpp): the counts
   // cover part of the program only.
   bool interrupted = false;
+  std::vector<InstructionCounts> annotation;  // with Options::annotate: every instruction executed
 };
 
 // Runs argv (argv[0] found on PATH like a shell would) under valgrind with the exact-count

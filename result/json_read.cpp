@@ -121,6 +121,23 @@ Region read_region(const JsonNode& n) {
     JsonNode groups = n.member("groups");
     for (size_t i = 0; i < groups.size(); ++i) r.groups.push_back(read_group(groups.element(i)));
   }
+  if (n.has("annotation")) {  // optional member (absent: run without --annotate)
+    JsonNode list = n.member("annotation");
+    for (size_t i = 0; i < list.size(); ++i) {
+      JsonNode a = list.element(i);
+      AnnotatedInstruction x;
+      x.module = a.member("module").string();
+      x.address = a.member("address").count();
+      x.length = uint32_t(a.member("length").integer_in(1, 15));
+      x.executions = a.member("executions").count();
+      x.partial = a.member("partial").boolean();
+      x.flops = a.member("flops").amount();
+      x.flops_by_class = read_amounts(a.member("flops_by_class"));
+      x.bytes_read = a.member("bytes_read").amount();
+      x.bytes_written = a.member("bytes_written").amount();
+      r.annotation.push_back(std::move(x));
+    }
+  }
   if (n.has("probe_cost")) {  // optional member (absent: the probes' cost was not significant)
     JsonNode c = n.member("probe_cost");
     r.probe_cost = ProbeCost{c.member("ptrace_stops").count(), c.member("estimated_s").amount(),

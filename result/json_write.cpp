@@ -92,6 +92,22 @@ J group_json(const Group& g, const std::string& where) {
 }
 
 template <class J>
+J annotation_json(const std::vector<AnnotatedInstruction>& insns, const std::string& where) {
+  J out = J::array();
+  for (const auto& a : insns)
+    out.push_back(J{{"module", a.module},
+                    {"address", a.address},
+                    {"length", a.length},
+                    {"executions", a.executions},
+                    {"partial", a.partial},
+                    {"flops", finite(a.flops, where + ".annotation.flops")},
+                    {"flops_by_class", number_map<J>(a.flops_by_class, where + ".annotation.flops_by_class")},
+                    {"bytes_read", finite(a.bytes_read, where + ".annotation.bytes_read")},
+                    {"bytes_written", finite(a.bytes_written, where + ".annotation.bytes_written")}});
+  return out;
+}
+
+template <class J>
 J region_json(const Region& r, const std::string& where) {
   J locations = J::array();
   for (const auto& s : r.locations) locations.push_back(site_json<J>(s));
@@ -123,6 +139,7 @@ J region_json(const Region& r, const std::string& where) {
       groups.push_back(group_json<J>(r.groups[i], where + ".groups[" + std::to_string(i) + "]"));
     out["groups"] = std::move(groups);
   }
+  if (!r.annotation.empty()) out["annotation"] = annotation_json<J>(r.annotation, where);  // optional member
   if (r.probe_cost) {  // optional member: absent when the probes' cost was not significant
     const ProbeCost& c = *r.probe_cost;
     out["probe_cost"] = J{{"ptrace_stops", c.ptrace_stops},

@@ -71,6 +71,22 @@ struct ProbeCost {
   }
 };
 
+// One instruction of a function region with its counts from the emulated run (run --annotate;
+// roofprof annotate shows them by source line).
+struct AnnotatedInstruction {
+  std::string module;    // path of the ELF file
+  uint64_t address = 0;  // link-time
+  uint32_t length = 0;   // bytes
+  uint64_t executions = 0;
+  // Part of its counts depends on a guard (masked or conditional accesses, REP iterations) and is
+  // left out of the numbers below.
+  bool partial = false;
+  double flops = 0;
+  std::map<std::string, double> flops_by_class;  // dp_256, ... as Region::flops_by_class
+  double bytes_read = 0, bytes_written = 0;       // L1: what the instruction accessed
+  bool operator==(const AnnotatedInstruction&) const = default;
+};
+
 struct Region {
   std::string name;
   std::string kind;  // "function" | "span"
@@ -99,6 +115,8 @@ struct Region {
   // empty; optional member of schema 1).
   std::vector<Group> groups;
   std::optional<ProbeCost> probe_cost;  // written only when present
+  // run --annotate: the region's functions instruction by instruction (written only when not empty).
+  std::vector<AnnotatedInstruction> annotation;
   bool operator==(const Region&) const = default;
 };
 

@@ -58,6 +58,7 @@ struct RunOptions {
   bool preload_given = false;     // --preload or --no-preload on the command line
   bool patch = true;              // combined mode: entry patches (--no-patch: GOT hooks and breakpoints only)
   std::string group_by = "args";  // args | caller[:DEPTH]
+  bool annotate = false;          // counts per instruction of the function regions (emulated run)
   std::vector<std::string> command;
 };
 
@@ -236,6 +237,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   eo.expected_calls = native_calls / uint64_t(std::max(o.repeat, 1));
   eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
   eo.keep_calls = [&groups](regions::RegionId id) { return groups.grouped(id); };  // per-call W and Q of a group
+  eo.annotate = o.annotate;
   if (!o.quiet)
     std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (%s)\n",
                  plan.native_pass ? "the program runs again" : "the only run of this rank");
@@ -258,6 +260,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       return "";
     }
     for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+    if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
   } catch (const UserError& e) {
     // Keep what the native run measured, then fail as bad input does.
@@ -365,6 +368,9 @@ int run(const RunOptions& o) {
   probes::Planner planner(specs);
   regions::Aggregator agg;
   CallGroups groups(planner, caller_depth(o.group_by));
+  if (o.annotate && !m.plan.emulated_pass)
+    throw UserError("--annotate counts each instruction in the emulated run, which this run has none of: use "
+                    "--backend emul (or auto on a machine without hardware counters)");
   if (groups.by_caller() && !m.plan.native_pass)
     throw UserError("--group-by " + o.group_by + ": the emulated run of an MPI rank records no call paths; "
                     "use --backend time or perf under the launcher");
@@ -450,6 +456,8 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--group-by", o->group_by,
                  "split each function region's calls: args (built-in signatures: by problem size; the default) "
                  "or caller[:DEPTH] (by the DEPTH innermost call sites, default 1; breakpoints at the entries)");
+  sub.add_flag("--annotate", o->annotate,
+               "emulated run: count each instruction of the function regions, for roofprof annotate");
   sub.add_flag("--no-ptrace", o->no_ptrace,
                "measure with the in-process agent alone (LD_PRELOAD, no ptrace): only functions called "
                "through the dynamic linker (docs/preload.md)");

@@ -193,18 +193,23 @@ typedef struct {
    IRSB* out;
    ULong pend[C_CACHE]; /* static costs not yet added to `rp_live` */
    Insn in;
+   /* --annotate: the current instruction's cell, its static costs so far (`taken`: the part of
+      `pend` already counted in `insn_cost`) and whether some of its costs have a guard. */
+   AnnotCell* cell;
+   ULong taken[C_CACHE], insn_cost[C_CACHE];
+   Bool insn_partial;
 } Ctx;
 
-static IRExpr* counter_addr(Int i) { return mkIRExpr_HWord((HWord)&rp_live[i]); }
-
-static void emit_add(IRSB* sb, Int i, IRExpr* delta)
+static void emit_add_at(IRSB* sb, HWord at, IRExpr* delta)
 {
    IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
    IRTemp sum = newIRTemp(sb->tyenv, Ity_I64);
-   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, counter_addr(i))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord(at))));
    addStmtToIRSB(sb, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), delta)));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, counter_addr(i), IRExpr_RdTmp(sum)));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord(at), IRExpr_RdTmp(sum)));
 }
+
+static void emit_add(IRSB* sb, Int i, IRExpr* delta) { emit_add_at(sb, (HWord)&rp_live[i], delta); }
 
 /* rp_live[i] += guard ? v : 0 (guard is an I1 atom) */
 static void emit_add_guarded(IRSB* sb, Int i, IRExpr* guard, ULong v)
@@ -258,9 +263,40 @@ static void fold_fp(Ctx* c)
    in->x87_flops = 0;
 }
 
+/* --annotate: the pending costs added since `taken` belong to the current instruction. */
+static void annot_take(Ctx* c)
+{
+   for (Int i = 0; i < C_CACHE; i++) {
+      c->insn_cost[i] += c->pend[i] - c->taken[i];
+      c->taken[i] = c->pend[i];
+   }
+}
+
+/* --annotate: the current instruction's static costs are complete: into its cell. */
+static void annot_finish(Ctx* c)
+{
+   annot_take(c);
+   if (c->cell) {
+      for (Int i = 0; i < C_CACHE; i++) c->cell->cost[i] = c->insn_cost[i];
+      c->cell->partial = c->cell->partial || c->insn_partial;
+   }
+   VG_(memset)(c->insn_cost, 0, sizeof c->insn_cost);
+   c->insn_partial = False;
+   c->cell = NULL;
+}
+
+/* --annotate: a new instruction: its cell, and one more execution each time it runs. */
+static void annot_begin(Ctx* c, Addr addr, UInt len)
+{
+   c->cell = rp_annot_cell(addr, len);
+   emit_add_at(c->out, (HWord)&c->cell->execs, IRExpr_Const(IRConst_U64(1)));
+}
+
 static void flush(Ctx* c)
 {
    fold_fp(c);
+   if (rp_clo_annotate) annot_take(c);
+   VG_(memset)(c->taken, 0, sizeof c->taken);
    for (Int i = 0; i < C_CACHE; i++) {
       if (c->pend[i]) {
          emit_add(c->out, i, IRExpr_Const(IRConst_U64(c->pend[i])));
@@ -355,10 +391,12 @@ static void emit_cache_call(Ctx* c, Bool write, IRExpr* addr, UInt size, IRExpr*
 static void access(Ctx* c, Bool write, IRExpr* addr, UInt size, IRExpr* guard)
 {
    Int k = write ? C_WR : C_RD;
-   if (is_true(guard))
+   if (is_true(guard)) {
       c->pend[k] += size;
-   else
+   } else {
       emit_add_guarded(c->out, k, guard, size);
+      c->insn_partial = True;
+   }
    if (rp_clo_cache_sim) emit_cache_call(c, write, addr, size, guard);
 }
 
@@ -391,6 +429,7 @@ static void begin_insn(Ctx* c, const IRStmt* st)
 {
    Insn* in = &c->in;
    fold_fp(c);
+   if (rp_clo_annotate) annot_finish(c);
    in->addr = (Addr)st->Ist.IMark.addr;
    in->len = st->Ist.IMark.len;
    Decoded d = decode((const UChar*)in->addr, in->len);
@@ -404,6 +443,7 @@ static void begin_insn(Ctx* c, const IRStmt* st)
    in->n_lane = 0;
    in->n_loaded = 0;
    addStmtToIRSB(c->out, (IRStmt*)st);
+   if (rp_clo_annotate) annot_begin(c, in->addr, in->len);
    Int s = rp_slot_at(in->addr);
    if (s >= 0) {
       /* Counters must be exact at the boundary: add everything before this instruction. */
@@ -459,8 +499,10 @@ static void instrument_exit(Ctx* c, IRStmt* st)
 {
    flush(c);
    const IRConst* dst = st->Ist.Exit.dst;
-   if (c->in.rep && dst->tag == Ico_U64 && dst->Ico.U64 == (ULong)(c->in.addr + c->in.len))
+   if (c->in.rep && dst->tag == Ico_U64 && dst->Ico.U64 == (ULong)(c->in.addr + c->in.len)) {
       emit_add_guarded(c->out, C_INSTR, st->Ist.Exit.guard, 1);
+      c->insn_partial = True;
+   }
    addStmtToIRSB(c->out, st);
 }
 
@@ -557,6 +599,7 @@ IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGuestLayout
        sbIn->next->Iex.Const.con->Ico.U64 == (ULong)(c.in.addr + c.in.len))
       c.pend[C_INSTR]++;
    flush(&c);
+   if (rp_clo_annotate) annot_finish(&c);
    emit_departure_check(&c, sbIn);
    return c.out;
 }

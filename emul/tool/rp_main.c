@@ -231,6 +231,7 @@ static void fork_child(ThreadId tid)
       values are cumulative (deltas from zero). */
    rp_out_drop();
    rp_agent_fork_child();
+   rp_annot_fork_child();
    for (UInt i = 0; i < VG_N_THREADS; i++)
       if (i != tid) rp_threads[i].used = False;
    VG_(memset)(rp_threads[tid].last, 0, sizeof rp_threads[tid].last);
@@ -268,6 +269,7 @@ static Bool process_option(const HChar* arg)
    else if VG_BOOL_CLO (arg, "--cache-sim", rp_clo_cache_sim) {}
    else if VG_BOOL_CLO (arg, "--instrument", rp_clo_instrument) {}
    else if VG_BOOL_CLO (arg, "--cache-inline", rp_clo_cache_inline) {}
+   else if VG_BOOL_CLO (arg, "--annotate", rp_clo_annotate) {}
    else if VG_INT_CLO (arg, "--progress-interval", clo_progress_ms) {}
    else if VG_BOOL_CLO (arg, "--cold-at-entry", clo_cold_at_entry) {}
    else if VG_STR_CLO (arg, "--cache-level", s) {
@@ -285,7 +287,8 @@ static void print_usage(void)
       "    --cache-sim=no|yes        simulate the cache hierarchy [no]\n"
       "    --cache-level=S,W,L       one level (size, ways, line bytes), L1 first\n"
       "    --progress-interval=MS    progress lines every MS ms, 0 = none [1000]\n"
-      "    --cold-at-entry=no|yes    empty the simulated caches at each outermost region entry [no]\n");
+      "    --cold-at-entry=no|yes    empty the simulated caches at each outermost region entry [no]\n"
+      "    --annotate=no|yes         counts per instruction in DIR/<pid>.annot [no]\n");
 }
 
 static void print_debug_usage(void)
@@ -335,6 +338,7 @@ static void fini(Int exitcode)
    rp_out_process_counts(False);
    rp_out_char('\n');
    rp_out_close();
+   rp_annot_write();
 }
 
 static void pre_clo_init(void)

@@ -4,7 +4,8 @@
  *   rp_probes.c      probe addresses, resolved per loaded object
  *   rp_agent.c       boundaries reported by the in-process agent (client requests)
  *   rp_instrument.c  decoding, flop classes, instrumentation
- *   rp_cache.c       the cache hierarchy simulator */
+ *   rp_cache.c       the cache hierarchy simulator
+ *   rp_annot.c       counts per instruction (--annotate) */
 #ifndef RP_TOOL_H
 #define RP_TOOL_H
 
@@ -94,6 +95,20 @@ const Slot* rp_slot(Int slot);
 Bool rp_agent_request(ThreadId tid, UWord* args, UWord* ret);
 Bool rp_in_agent(Addr a); /* the agent's code: not counted */
 void rp_agent_fork_child(void);
+
+/* rp_annot.c: counts per instruction (--annotate=yes) */
+typedef struct AnnotCell {
+   Addr addr;
+   UInt len;
+   Bool partial;        /* some of its costs depend on a guard: not in `cost` */
+   ULong execs;         /* inline IR adds 1 at each execution */
+   ULong cost[C_CACHE]; /* per execution */
+   struct AnnotCell* next;
+} AnnotCell;
+extern Bool rp_clo_annotate;
+AnnotCell* rp_annot_cell(Addr addr, UInt len);
+void rp_annot_write(void); /* DIR/<pid>.annot */
+void rp_annot_fork_child(void);
 
 /* rp_instrument.c */
 extern Bool rp_clo_cache_sim;

@@ -61,6 +61,30 @@ TEST(ResultGroups, CallPathOnlyForGroupsByCaller) {
   EXPECT_EQ(from_json(json::parse(j.dump())), run);
 }
 
+// run --annotate: a region's instructions with their counts, written only when present.
+TEST(ResultAnnotation, RoundTripAndAbsentWithoutAnnotate) {
+  result::Run run = samples::sample_run();
+  EXPECT_FALSE(to_json(run)["regions"][0].contains("annotation"));
+  AnnotatedInstruction a;
+  a.module = "/bin/app";
+  a.address = 0x1785;
+  a.length = 6;
+  a.executions = 500;
+  a.flops = 4000;
+  a.flops_by_class = {{"dp_256", 4000}};
+  a.bytes_read = 16000;
+  AnnotatedInstruction b = a;
+  b.address = 0x17bc;
+  b.partial = true;
+  b.flops = 0;
+  b.flops_by_class.clear();
+  run.regions[0].annotation = {a, b};
+  json j = to_json(run);
+  EXPECT_EQ(j["regions"][0]["annotation"][0]["address"], 0x1785);
+  EXPECT_EQ(j["regions"][0]["annotation"][1]["partial"], true);
+  EXPECT_EQ(from_json(json::parse(j.dump())), run);
+}
+
 TEST(ResultGroups, AbsentWhenNotGroupedAndOptionalOnRead) {
   json j = to_json(samples::sample_run());
   EXPECT_FALSE(j["regions"][0].contains("groups"));

@@ -1,0 +1,26 @@
+#pragma once
+// Counts per guest instruction from the tool's --annotate=yes files (DIR/<pid>.annot, format in
+// emul/tool/rp_annot.c): for `roofprof run --annotate` and `roofprof annotate`.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofprof::emul {
+
+struct InstructionCounts {
+  std::string module;    // the object file
+  uint64_t address = 0;  // link-time
+  uint32_t length = 0;   // bytes
+  uint64_t executions = 0;
+  // Part of its counts depends on a guard (masked or conditional accesses, REP iterations):
+  // the totals below leave that part out.
+  bool partial = false;
+  std::map<std::string, double> totals;  // counter name (tool order) -> executions x count per execution
+};
+
+// Every instruction executed in any process of the run, summed over the processes; files that
+// cannot be read or lines that do not parse are skipped.
+std::vector<InstructionCounts> read_annotation(const std::string& dir);
+
+}  // namespace roofprof::emul

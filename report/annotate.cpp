@@ -1,0 +1,159 @@
+#include "report/annotate.hpp"
+
+#include <capstone/capstone.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "common/error.hpp"
+#include "report/format.hpp"
+#include "report/vector_share.hpp"
+#include "symbolizer/elf_file.hpp"
+
+namespace roofprof::report {
+namespace {
+
+// Disassembly for display, in the syntax the user asked for.
+class Disassembler {
+ public:
+  explicit Disassembler(bool att) {
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h_) != CS_ERR_OK) throw UserError("capstone: cannot open x86-64 disassembler");
+    if (att) cs_option(h_, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+  }
+  ~Disassembler() { cs_close(&h_); }
+  Disassembler(const Disassembler&) = delete;
+  Disassembler& operator=(const Disassembler&) = delete;
+  std::string text(const std::vector<uint8_t>& code, uint64_t at) const {
+    cs_insn* insn = nullptr;
+    size_t n = cs_disasm(h_, code.data(), code.size(), at, 1, &insn);
+    if (n == 0) return "(bytes not decoded)";
+    std::string out = insn[0].mnemonic;
+    if (insn[0].op_str[0]) out += std::string(" ") + insn[0].op_str;
+    cs_free(insn, n);
+    return out;
+  }
+
+ private:
+  csh h_ = 0;
+};
+
+// The bytes of the instruction at link-time `address` of `elf`, from its file.
+std::vector<uint8_t> code_at(const symbolizer::ElfFile& elf, uint64_t address, uint32_t length) {
+  for (const auto& s : elf.segments()) {
+    if (address < s.vaddr || address + length > s.vaddr + s.filesz) continue;
+    std::vector<uint8_t> out(length);
+    std::ifstream in(elf.path(), std::ios::binary);
+    in.seekg(std::streamoff(s.offset + (address - s.vaddr)));
+    if (!in.read(reinterpret_cast<char*>(out.data()), length)) return {};
+    return out;
+  }
+  return {};
+}
+
+struct Counts {
+  double flops = 0, read = 0, written = 0;
+  uint64_t executions = 0;
+  std::map<std::string, double> classes;
+  bool partial = false;
+  void add(const result::AnnotatedInstruction& a) {
+    flops += a.flops;
+    read += a.bytes_read;
+    written += a.bytes_written;
+    executions += a.executions;
+    for (const auto& [c, v] : a.flops_by_class) classes[c] += v;
+    partial = partial || a.partial;
+  }
+};
+
+struct Line {  // one source line of one function, its instructions in address order
+  std::string source;
+  Counts counts;
+  std::vector<const result::AnnotatedInstruction*> insns;
+};
+
+struct Function {
+  std::string name, module;
+  Counts counts;
+  std::vector<Line> lines;  // in the order of their first instruction
+};
+
+std::vector<Function> by_function_and_line(const std::vector<result::AnnotatedInstruction>& insns,
+                                           std::map<std::string, std::shared_ptr<symbolizer::ElfFile>>& files) {
+  std::vector<Function> out;
+  std::map<std::pair<std::string, uint64_t>, size_t> fn_index;
+  std::map<std::pair<size_t, std::string>, size_t> line_index;
+  for (const auto& a : insns) {
+    auto& elf = files[a.module];
+    if (!elf) elf = symbolizer::ElfFile::open(a.module);
+    const symbolizer::Symbol* sym = elf->function_at(a.address);
+    const uint64_t start = sym ? sym->value : a.address;
+    auto [fi, fresh] = fn_index.try_emplace({a.module, start}, out.size());
+    if (fresh) out.push_back(Function{sym ? sym->short_name : fmt::format("{:#x}", a.address), a.module, {}, {}});
+    Function& f = out[fi->second];
+    f.counts.add(a);
+    const std::string source = elf->source_of(a.address).value_or("(no line information)");
+    auto [li, new_line] = line_index.try_emplace({fi->second, source}, f.lines.size());
+    if (new_line) f.lines.push_back(Line{source, {}, {}});
+    f.lines[li->second].counts.add(a);
+    f.lines[li->second].insns.push_back(&a);
+  }
+  return out;
+}
+
+std::string share(double part, double whole) { return whole > 0 ? fmt::format("{:5.1f}%", 100 * part / whole) : "    -"; }
+
+std::string row(const std::string& w_share, const Counts& c, const std::string& what) {
+  return fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}  {:>12}  {}{}\n", w_share, format_si(c.flops, ""),
+                     width_shares_text(c.classes), format_si(c.read, "B"), format_si(c.written, "B"),
+                     format_count(double(c.executions)), what, c.partial ? " *" : "");
+}
+
+}  // namespace
+
+std::string render_annotation(const result::Run& run, const std::string& file, const std::string& name,
+                              const AnnotateOptions& options) {
+  const result::Region* region = nullptr;
+  std::string names;
+  for (const auto& r : run.regions) {
+    if (r.name == name) region = &r;
+    names += (names.empty() ? "" : ", ") + r.name;
+  }
+  if (!region) throw UserError(fmt::format("{} has no region '{}' (its regions: {})", file, name, names));
+  if (region->annotation.empty())
+    throw UserError(fmt::format("{} has no counts per instruction for '{}': run it with roofprof run --annotate "
+                                "(emulated run: --backend emul, or auto without hardware counters)",
+                                file, name));
+  std::map<std::string, std::shared_ptr<symbolizer::ElfFile>> files;
+  const std::vector<Function> functions = by_function_and_line(region->annotation, files);
+  Counts total;
+  for (const auto& f : functions) total.flops += f.counts.flops;
+  const Disassembler dis(options.att);
+  std::string out = fmt::format("{}: W {} flops in its own code, counted per instruction by the emulated run\n",
+                                name, format_si(total.flops, ""));
+  out += fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}  {:>12}  {}\n", "of W", "flops", "by width", "L1 read",
+                     "L1 write", "executions", "source line / instruction");
+  bool partial = false;
+  for (const auto& f : functions) {
+    out += fmt::format("{} ({})\n", f.name, f.module);
+    out += row(share(f.counts.flops, total.flops), f.counts, "all of " + f.name);
+    for (const auto& line : f.lines) {
+      out += row(share(line.counts.flops, total.flops), line.counts, line.source);
+      for (const auto* a : line.insns) {
+        Counts c;
+        c.add(*a);
+        partial = partial || a->partial;
+        const auto code = code_at(*files[a->module], a->address, a->length);
+        out += row("", c, fmt::format("    {:x}: {}", a->address, code.empty() ? "(not in the file)" : dis.text(code, a->address)));
+      }
+    }
+  }
+  if (partial)
+    out += "  * part of this instruction's accesses or iterations depend on a condition (masked or REP): "
+           "they are counted in the region's totals, not on its line\n";
+  return out;
+}
+
+}  // namespace roofprof::report
