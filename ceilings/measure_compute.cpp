@@ -35,7 +35,7 @@ std::vector<ComputeCeiling> measure_compute(const Context& ctx, Team& team) {
     const auto seconds = timed_samples(
         team, ctx.timer, ctx.samples, iters,
         [&](int m, uint64_t p) { sink[size_t(m)] += k.run(p); },
-        [&](int m, int s) { ghz[size_t(s) * n + m] = measure_ghz(ctx.timer, uint64_t(1) << 18); });
+        [&](int m, int s) { ghz[size_t(s) * n + m] = measure_ghz_best(ctx.timer); });
     const double flops = double(k.ops_per_iter) * lanes(k.isa, k.precision) *
                          flops_per_lane(k.op) * double(iters) * n;
     ComputeCeiling c{k.isa, k.precision, k.op, n, rates(flops / 1e9, seconds), 0, std::nullopt};
