@@ -79,10 +79,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "roofprof developers <roofprof@localhost>")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_STRIP_FILES ON)  # the build is RelWithDebInfo; the package ships without debug info
 if(NOT ROOFPROF_BUNDLE_VALGRIND)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "valgrind (>= 3.24)")
 endif()
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "roofline profiler for unmodified Linux binaries
- roofprof measures the work, traffic and time of functions of a running program with
- ptrace, an in-process agent, perf events or a Valgrind tool, and draws the roofline.")
+# The body under the summary line (CPACK_PACKAGE_DESCRIPTION_SUMMARY), which cpack puts first.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "roofprof measures the work, traffic and time of functions of a \
+running program with ptrace, an in-process agent, perf events or a Valgrind tool, and draws the roofline.")
 include(CPack)
