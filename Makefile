@@ -1,26 +1,40 @@
 # roofprof: two-command quick start.
-#   make demo   install what is missing, build, profile the bundled example
-#   make test   install what is missing, build, run the whole test suite
-BUILD ?= build
-JOBS  ?= $(shell nproc)
+#   make demo   install what is missing, build roofprof (not the tests), profile the bundled example
+#   make test   install what is missing, build everything, run the whole test suite
+#   make install PREFIX=P   install a relocatable tree into P (docs/install.md)
+BUILD  ?= build
+JOBS   ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all deps build test demo bench clean
+.PHONY: all deps configure build test demo install package bench clean
 
 all: build
 
 deps:
 	@./scripts/install-deps.sh
 
-build: deps
+configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
-demo: build
+# Only roofprof, its companions and the example: the test suite is most of a full build.
+demo: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target roofprof_runtime demo
 	@cd $(BUILD) && ./bin/roofprof run --region daxpy --region dgemm_naive -o demo.json -- ./examples/demo 2000 200 && \
 	  ./bin/roofprof report demo.json
+
+install: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target roofprof_runtime
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+# build/roofprof_VERSION_ARCH.deb (docs/install.md)
+package: build
+	@cd $(BUILD) && cpack -G DEB
 
 bench: build
 	@./bench/run-all.sh $(BUILD)

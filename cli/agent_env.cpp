@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/layout.hpp"
 #include "counters/software_events.hpp"
 #include "preload/record_format.h"
 
@@ -41,10 +42,9 @@ std::string regions_setting(const probes::Planner& planner) {
 }
 
 std::string agent_library() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  fs::path lib = self.parent_path().parent_path() / "lib" / "roofprof" / "libroofprof-preload.so";
-  if (ec || !fs::exists(lib)) throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", lib.string()));
+  const std::string dir = companion_dir();
+  fs::path lib = fs::path(dir) / "libroofprof-preload.so";
+  if (dir.empty() || !fs::exists(lib)) throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", lib.string()));
   return lib.string();
 }
 

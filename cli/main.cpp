@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/docgen.hpp"
 #include "common/command_line.hpp"
 #include "common/error.hpp"
 
@@ -81,6 +82,30 @@ std::string explain_extras(const CLI::App& app, const std::string& what) {
   return what + " (see roofprof --help)";
 }
 
+// The hidden documentation commands (cli/docgen.hpp): `--man [SUBCOMMAND]` prints a man page,
+// `--generate-docs DIR` writes every page and the completions' table (run by the build).
+int docs_command(const CLI::App& app, const std::vector<std::string>& args) {
+  try {
+    if (args[0] == "--generate-docs") {
+      if (args.size() != 2) throw roofprof::UserError("--generate-docs takes one directory");
+      roofprof::cli::generate_docs(app, ROOFPROF_VERSION, args[1]);
+      return 0;
+    }
+    if (args.size() > 2) throw roofprof::UserError("--man takes at most one subcommand");
+    const CLI::App* sub = nullptr;
+    if (args.size() == 2) {
+      if (!find_subcommand(args[1]))
+        throw roofprof::UserError("unknown subcommand '" + args[1] + "' (see roofprof --help)");
+      sub = app.get_subcommand(args[1]);
+    }
+    std::fputs(roofprof::cli::man_page(app, sub, ROOFPROF_VERSION).c_str(), stdout);
+    return 0;
+  } catch (const roofprof::UserError& e) {
+    std::fprintf(stderr, "roofprof: %s\n", e.what());
+    return roofprof::kUserErrorExit;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,6 +121,8 @@ int main(int argc, char** argv) {
     runners.emplace_back(sub, c.setup ? c.setup(*sub) : c.setup_with_program(*sub, program));
     subs[c.name] = sub;
   }
+
+  if (!args.empty() && (args[0] == "--man" || args[0] == "--generate-docs")) return docs_command(app, args);
 
   std::vector<std::string> to_parse;  // argv for CLI11, in reverse order (its vector form)
   try {

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/layout.hpp"
 #include "common/program.hpp"
 #include "counters/event_catalog.hpp"
 #include "counters/perf_event_open.hpp"
@@ -60,10 +61,11 @@ OpenResult try_open(uint32_t type, uint64_t config, const char* what) {
 
 // The launcher prints the version of the tool it runs, found in VALGRIND_LIB: the engine's own
 // tools for the engine roofprof was built against (its private prefix has a launcher whose
-// default is the system's tools).
-std::optional<std::string> valgrind_version_of(const std::string& exe) {
-  const std::string lib = exe == ROOFPROF_VALGRIND_EXECUTABLE ? ROOFPROF_VALGRIND_LIB_DIR : "";
-  const std::string cmd = (lib.empty() ? "" : "VALGRIND_LIB='" + lib + "' ") + "'" + exe + "' --version 2>/dev/null";
+// default is the system's tools), roofprof's tool for the engine an install carries (no other).
+std::optional<std::string> valgrind_version_of(const ValgrindEngine& engine) {
+  const std::string& lib = engine.lib_dir;
+  const std::string cmd = (lib.empty() ? "" : "VALGRIND_LIB='" + lib + "' ") + "'" + engine.launcher + "'" +
+                          (engine.carried ? " --tool=roofprof" : "") + " --version 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return std::nullopt;
   char buf[128] = {0};
@@ -150,10 +152,11 @@ Capabilities probe_capabilities() {
   probe_uncore(c);
 
   // The engine the emulation tool was built against (cmake/valgrind.cmake): the tool runs only
-  // under it. A build without one looks on PATH.
-  c.valgrind_path = ::access(ROOFPROF_VALGRIND_EXECUTABLE, X_OK) == 0 ? ROOFPROF_VALGRIND_EXECUTABLE
-                                                                     : find_in_path("valgrind");
-  if (!c.valgrind_path.empty()) c.valgrind_version = valgrind_version_of(c.valgrind_path);
+  // under it; an install carries a copy (common/layout.hpp). A build without one looks on PATH.
+  ValgrindEngine engine = valgrind_engine(ROOFPROF_VALGRIND_EXECUTABLE, ROOFPROF_VALGRIND_LIB_DIR);
+  if (::access(engine.launcher.c_str(), X_OK) != 0) engine = {find_in_path("valgrind"), "", false};
+  c.valgrind_path = engine.launcher;
+  if (!c.valgrind_path.empty()) c.valgrind_version = valgrind_version_of(engine);
   return c;
 }
 

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/layout.hpp"
 #include "common/program.hpp"
 #include "common/temp_dir.hpp"
 #include "emul/events.hpp"
@@ -167,10 +168,12 @@ std::string find_tool_dir(const std::string& configured) {
   if (!configured.empty()) {
     candidates.push_back(configured);
   } else {
-    std::error_code ec;
-    fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) candidates.push_back(self.parent_path().parent_path() / "lib" / "roofprof");
-    if (*ROOFPROF_EMUL_BUILD_TOOL_DIR) candidates.push_back(ROOFPROF_EMUL_BUILD_TOOL_DIR);
+    // The build tree's directory only for executables without companions of their own (the unit
+    // tests): an installed roofprof never falls back on the tree it was built in.
+    const std::string own = companion_dir();
+    if (!own.empty()) candidates.push_back(own);
+    if (*ROOFPROF_EMUL_BUILD_TOOL_DIR && (own.empty() || !fs::is_directory(own)))
+      candidates.push_back(ROOFPROF_EMUL_BUILD_TOOL_DIR);
   }
   for (const auto& dir : candidates)
     if (executable(dir / kTool) && fs::exists(dir / "vgpreload_core-amd64-linux.so")) return dir.string();
@@ -181,12 +184,15 @@ std::string find_tool_dir(const std::string& configured) {
 
 Result run(const std::vector<std::string>& argv, const std::vector<probes::PlannedProbe>& probes, const Options& options) {
   if (argv.empty()) throw UserError("no program to run");
-  std::string valgrind = find_in_path(options.valgrind);
+  std::string tool_dir = find_tool_dir(options.tool_dir);
+  const std::string launcher = options.valgrind.empty()
+                                   ? valgrind_engine_in(tool_dir, ROOFPROF_VALGRIND_EXECUTABLE, "").launcher
+                                   : options.valgrind;
+  std::string valgrind = find_in_path(launcher);
   if (valgrind.empty() || !executable(valgrind))
     throw UserError(fmt::format("{} not found: install valgrind (scripts/install-deps.sh) or use another backend",
-                                options.valgrind));
+                                launcher));
   runnable_program(argv[0]);  // UserError: not found, not executable
-  std::string tool_dir = find_tool_dir(options.tool_dir);
   std::string agent_library;
   if (options.agent) {
     agent_library = tool_dir + "/libroofprof-preload.so";

@@ -39,9 +39,10 @@ struct Options {
   // The region calls the native run made (per run): the emulated run's percentage and ETA.
   std::optional<uint64_t> expected_calls;
   std::function<std::string(regions::RegionId)> region_name;  // for the progress line
-  // The valgrind launcher: the engine the tool was built against (cmake/valgrind.cmake), which
-  // is the only one it runs under; tests name another to check the errors.
-  std::string valgrind = ROOFPROF_VALGRIND_EXECUTABLE;
+  // The valgrind launcher; "": the engine the tool was built against, which is the only one it
+  // runs under: the copy an install carries next to the tool, else the build's
+  // (cmake/valgrind.cmake, common/layout.hpp). Tests name another to check the errors.
+  std::string valgrind;
   // Function regions marked by the in-process agent instead of the tool's entry probes: the
   // emulated twin of `roofprof run --no-ptrace` (same hooks, same shadow stack). The agent is
   // preloaded with ROOFPROF_AGENT_EMUL=1 and reports its boundaries as client requests.
@@ -56,7 +57,7 @@ struct Options {
   // that 10^7 calls of a region no one asks about call by call take no memory per call.
   std::function<bool(regions::RegionId)> keep_calls;
   // Directory holding roofprof-amd64-linux; "" = <dir of the running executable>/../lib/roofprof,
-  // else the build tree's.
+  // else (only when that directory does not exist: unit tests) the build tree's.
   std::string tool_dir;
 };
 

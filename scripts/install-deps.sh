@@ -12,6 +12,7 @@ PACKAGES=(
   libopenblas-dev libfftw3-dev
   openmpi-bin libopenmpi-dev
   python3 python3-numpy python3-scipy gfortran
+  zsh             # tests/install: the zsh completion
   clang           # libFuzzer for tests/fuzz (the main build uses g++)
   chromium chromium-driver
 )

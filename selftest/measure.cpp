@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/layout.hpp"
 #include "result/result.hpp"
 
 namespace fs = std::filesystem;
@@ -51,10 +52,9 @@ int run_quietly(const std::vector<std::string>& argv, const std::string& err) {
 }  // namespace
 
 std::string kernels_program() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  fs::path prog = self.parent_path().parent_path() / "lib" / "roofprof" / "roofprof-selftest-kernels";
-  if (ec || ::access(prog.c_str(), X_OK) != 0)
+  const std::string dir = companion_dir();
+  fs::path prog = fs::path(dir) / "roofprof-selftest-kernels";
+  if (dir.empty() || ::access(prog.c_str(), X_OK) != 0)
     throw UserError(fmt::format("the selftest kernels are missing ({}): rebuild roofprof", prog.string()));
   return prog.string();
 }
