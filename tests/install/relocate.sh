@@ -18,7 +18,7 @@ for f in bin/roofprof lib/roofprof/roofprof-amd64-linux lib/roofprof/libroofprof
          share/zsh/site-functions/_roofprof share/roofprof/events/skx.txt share/doc/roofprof/README.md; do
   [ -e "$P/$f" ] || fail "$f not installed"
 done
-if grep -rlF "$BUILD" "$P/share"; then fail "the install's share/ names the build tree"; fi
+if grep -rlF "$BUILD/" "$P/share"; then fail "the install's share/ names the build tree"; fi
 
 hidden_build "$P/bin/roofprof" doctor >"$SCRATCH/doctor" 2>&1 || true
 if [ -d /opt/roofprof/valgrind ] && ! grep -qF "($P/lib/roofprof/valgrind.bin)" "$SCRATCH/doctor"; then
