@@ -153,7 +153,9 @@ void attach_annotation(std::vector<result::Region>& regions, const std::vector<e
           region.annotation.push_back(annotated(module, *c));
     }
     std::sort(region.annotation.begin(), region.annotation.end(),
-              [](const auto& a, const auto& b) { return std::tie(a.module, a.address) < std::tie(b.module, b.address); });
+              [](const auto& a, const auto& b) {
+                return std::tie(a.module, a.address) < std::tie(b.module, b.address);
+              });
   }
 }
 

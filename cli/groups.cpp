@@ -20,7 +20,8 @@ const signatures::Signature* CallGroups::signature_of(regions::RegionId region) 
 }
 
 bool CallGroups::keyed_at_entry(regions::RegionId region) {
-  if (caller_depth_ > 0) return caller_depth_ > 1 && planner_.regions().at(region).kind == regions::RegionKind::Function;
+  const bool function = planner_.regions().at(region).kind == regions::RegionKind::Function;
+  if (caller_depth_ > 0) return caller_depth_ > 1 && function;
   return signature_of(region) != nullptr;
 }
 

@@ -37,7 +37,8 @@ void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions
   take_snapshot(r);
   switch (r.kind) {
     case RecordKind::Enter:
-      for (regions::RegionId id : regions) tracker_.enter(id, b, call_key_ ? call_key_(id, r.pid, r.ret) : std::string());
+      for (regions::RegionId id : regions)
+        tracker_.enter(id, b, call_key_ ? call_key_(id, r.pid, r.ret) : std::string());
       break;
     case RecordKind::StackAt: tracker_.stack_at(b, r.reason); break;
     case RecordKind::ThreadExit: tracker_.thread_exit(b, r.reason); break;

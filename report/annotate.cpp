@@ -20,7 +20,8 @@ namespace {
 class Disassembler {
  public:
   explicit Disassembler(bool att) {
-    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h_) != CS_ERR_OK) throw UserError("capstone: cannot open x86-64 disassembler");
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h_) != CS_ERR_OK)
+      throw UserError("capstone: cannot open x86-64 disassembler");
     if (att) cs_option(h_, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
   }
   ~Disassembler() { cs_close(&h_); }
@@ -103,7 +104,9 @@ std::vector<Function> by_function_and_line(const std::vector<result::AnnotatedIn
   return out;
 }
 
-std::string share(double part, double whole) { return whole > 0 ? fmt::format("{:5.1f}%", 100 * part / whole) : "    -"; }
+std::string share(double part, double whole) {
+  return whole > 0 ? fmt::format("{:5.1f}%", 100 * part / whole) : "    -";
+}
 
 std::string row(const std::string& w_share, const Counts& c, const std::string& what) {
   return fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}  {:>12}  {}{}\n", w_share, format_si(c.flops, ""),
@@ -146,7 +149,8 @@ std::string render_annotation(const result::Run& run, const std::string& file, c
         c.add(*a);
         partial = partial || a->partial;
         const auto code = code_at(*files[a->module], a->address, a->length);
-        out += row("", c, fmt::format("    {:x}: {}", a->address, code.empty() ? "(not in the file)" : dis.text(code, a->address)));
+        const std::string text = code.empty() ? "(not in the file)" : dis.text(code, a->address);
+        out += row("", c, fmt::format("    {:x}: {}", a->address, text));
       }
     }
   }

@@ -56,7 +56,8 @@ std::optional<Paired> pair_timed_and_emulated(const std::vector<Input>& inputs) 
       timed.front().run.command != emulated.front().run.command)
     return std::nullopt;
   Paired out;
-  for (size_t i = 0; i < tj->by_rank.size(); ++i) out.ranks.push_back(combine(*tj->by_rank[i], *ej->by_rank[i], out.notes));
+  for (size_t i = 0; i < tj->by_rank.size(); ++i)
+    out.ranks.push_back(combine(*tj->by_rank[i], *ej->by_rank[i], out.notes));
   out.notes.insert(out.notes.begin(),
                    fmt::format("two jobs of this command combined rank by rank: T, calls and counters from the {} job "
                                "{}, W and Q from the emulated job {}",

@@ -31,7 +31,8 @@ pid_t roofprof_in(const fs::path& dir) {
     const std::string name = e.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::error_code ec2;
-    if (fs::read_symlink(e.path() / "cwd", ec2) == dir && fs::read_symlink(e.path() / "exe", ec2).filename() == "roofprof")
+    if (fs::read_symlink(e.path() / "cwd", ec2) == dir &&
+        fs::read_symlink(e.path() / "exe", ec2).filename() == "roofprof")
       return pid_t(std::stol(name));
   }
   return 0;

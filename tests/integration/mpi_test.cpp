@@ -89,7 +89,7 @@ TEST(Mpi, TracerOnEachRankAndTheJobReport) {
   // --no-preload: breakpoints only (the default combined mode would hook mpi_work's PLT calls).
   auto r = sb.run(mpirun({"run", "--no-preload", "--backend", "time", "-q", "-o", "prof.%r.json",
                           "--region", "mpi_work", "--", fixture("mpi_app"), "4000000"}),
-                  {.timeout = 60s});
+                  {.env = {}, .stdin_text = {}, .timeout = 60s});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.out.find("ranks 4 calls 10"), std::string::npos) << r.diag();
   auto results = rank_results(sb, r, "prof.%r.json");
@@ -124,7 +124,7 @@ TEST(Mpi, AgentOnEachRankWithDefaultNames) {
   // adds the rank itself.
   auto r = sb.run(mpirun({"run", "--no-ptrace", "--backend", "time", "-q", "-o", "prof.json",
                           "--region", "mpi_work", "--", fixture("mpi_app"), "400000"}),
-                  {.timeout = 60s});
+                  {.env = {}, .stdin_text = {}, .timeout = 60s});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_FALSE(fs::exists(sb.path("prof.json"))) << "ranks must not share one file";
   auto results = rank_results(sb, r, "prof.%r.json");
@@ -146,7 +146,7 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
   auto r = sb.run(mpirun({"run", "--backend", "emul", "-o", "emul.%r.json", "--region", "mpi_work", "--",
                           fixture("mpi_app"), "400000"},
                          kEmulRanks),
-                  {.timeout = 120s});
+                  {.env = {}, .stdin_text = {}, .timeout = 120s});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   EXPECT_NE(r.err.find("backend emul: a rank of an MPI job (openmpi): one emulated run"), std::string::npos)
       << r.diag();
@@ -181,11 +181,12 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
   auto timed = sb.run(mpirun({"run", "--backend", "time", "-q", "-o", "time.%r.json", "--region", "mpi_work", "--",
                               fixture("mpi_app"), "400000"},
                              kEmulRanks),
-                      {.timeout = 120s});
+                      {.env = {}, .stdin_text = {}, .timeout = 120s});
   ASSERT_EQ(timed.exit_code(), 0) << timed.diag();
   double slowest = 0;
   for (int rank = 0; rank < kEmulRanks; ++rank)
-    slowest = std::max(slowest, time_s(region(load_result(timed, "time." + std::to_string(rank) + ".json"), "mpi_work")));
+    slowest = std::max(slowest,
+                       time_s(region(load_result(timed, "time." + std::to_string(rank) + ".json"), "mpi_work")));
   auto both = sb.roofprof({"report", "--no-plot", "--json", "-", "emul.0.json", "time.1.json", "emul.1.json",
                            "time.0.json"});
   ASSERT_EQ(both.exit_code(), 0) << both.diag();
@@ -205,7 +206,7 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
 // launcher environment is enough to check).
 TEST(Mpi, RepeatUnderALauncherIsBadInput) {
   Sandbox sb;
-  RunOptions env{.env = {{"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "4"}, {"SLURM_JOB_ID", "77"}}};
+  RunOptions env{.env = {{"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "4"}, {"SLURM_JOB_ID", "77"}}, .stdin_text = {}};
   {
     auto r = sb.roofprof({"run", "-q", "--region", "process_quit", "--repeat", "2", "--", fixture("run_exits")}, env);
     EXPECT_EQ(r.exit_code(), 2) << r.diag();
