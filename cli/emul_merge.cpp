@@ -123,6 +123,10 @@ result::AnnotatedInstruction annotated(const std::string& module, const emul::In
       a.bytes_read = v;
     } else if (name == "bytes_written_L1") {
       a.bytes_written = v;
+    } else if (name.rfind("bytes_read_", 0) == 0) {
+      a.traffic[name.substr(11)].read = v;
+    } else if (name.rfind("bytes_written_", 0) == 0) {
+      a.traffic[name.substr(14)].write = v;
     }
   }
   return a;

@@ -7,8 +7,12 @@
 namespace roofprof::emul {
 namespace {
 
-// "<module>\t<hex address> <length> <executions> <partial> <count per execution...>"
-bool parse_line(const std::string& line, const std::vector<std::string>& names, InstructionCounts& out) {
+struct Columns {
+  std::vector<std::string> per_execution, in_all;  // the tool's counters before and after "|"
+};
+
+// "<module>\t<hex address> <length> <executions> <partial> <count per execution...> | <in all...>"
+bool parse_line(const std::string& line, const Columns& names, InstructionCounts& out) {
   const size_t tab = line.rfind('\t');
   if (tab == std::string::npos) return false;
   out.module = line.substr(0, tab);
@@ -18,10 +22,17 @@ bool parse_line(const std::string& line, const std::vector<std::string>& names, 
   if (!in) return false;
   out.partial = partial != 0;
   out.totals.clear();
-  for (const auto& name : names) {
+  for (const auto& name : names.per_execution) {
     uint64_t per = 0;
     if (!(in >> per)) return false;
     if (per) out.totals[name] = double(per) * double(out.executions);
+  }
+  std::string bar;
+  if (!(in >> bar) || bar != "|") return false;
+  for (const auto& name : names.in_all) {
+    uint64_t all = 0;
+    if (!(in >> all)) return false;
+    out.totals[name] = double(all);  // 0 too: simulated and none
   }
   return true;
 }
@@ -36,9 +47,13 @@ std::vector<InstructionCounts> read_annotation(const std::string& dir) {
     std::ifstream in(e.path());
     std::string line;
     if (!std::getline(in, line) || line.rfind("counters ", 0) != 0) continue;
-    std::vector<std::string> names;
+    Columns names;
     std::istringstream header(line.substr(9));
-    for (std::string n; header >> n;) names.push_back(n);
+    bool after_bar = false;
+    for (std::string n; header >> n;) {
+      if (n == "|") after_bar = true;
+      else (after_bar ? names.in_all : names.per_execution).push_back(n);
+    }
     InstructionCounts c;
     while (std::getline(in, line)) {
       if (!parse_line(line, names, c)) continue;

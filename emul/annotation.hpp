@@ -16,7 +16,9 @@ struct InstructionCounts {
   // Part of its counts depends on a guard (masked or conditional accesses, REP iterations):
   // the totals below leave that part out.
   bool partial = false;
-  std::map<std::string, double> totals;  // counter name (tool order) -> executions x count per execution
+  // counter name -> its total: executions x count per execution (instructions, flops, L1 bytes),
+  // or the simulated traffic its accesses caused (bytes_read_L2 ... bytes_written_DRAM)
+  std::map<std::string, double> totals;
 };
 
 // Every instruction executed in any process of the run, summed over the processes; files that

@@ -3,6 +3,7 @@
 #include <capstone/capstone.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -58,6 +59,7 @@ struct Counts {
   double flops = 0, read = 0, written = 0;
   uint64_t executions = 0;
   std::map<std::string, double> classes;
+  std::map<std::string, double> traffic;  // simulated, below L1: level -> read + write
   bool partial = false;
   void add(const result::AnnotatedInstruction& a) {
     flops += a.flops;
@@ -65,9 +67,22 @@ struct Counts {
     written += a.bytes_written;
     executions += a.executions;
     for (const auto& [c, v] : a.flops_by_class) classes[c] += v;
+    for (const auto& [level, b] : a.traffic) traffic[level] += b.read.value_or(0) + b.write.value_or(0);
     partial = partial || a.partial;
   }
 };
+
+// The simulated levels below L1 the annotation has, nearest first ("L2", "L3", "DRAM").
+std::vector<std::string> levels_of(const std::vector<result::AnnotatedInstruction>& insns) {
+  std::vector<std::string> out;
+  for (const auto& a : insns)
+    for (const auto& [level, b] : a.traffic)
+      if (std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);
+  std::sort(out.begin(), out.end(), [](const std::string& x, const std::string& y) {
+    return (x == "DRAM") != (y == "DRAM") ? y == "DRAM" : x < y;
+  });
+  return out;
+}
 
 struct Line {  // one source line of one function, its instructions in address order
   std::string source;
@@ -108,9 +123,15 @@ std::string share(double part, double whole) {
   return whole > 0 ? fmt::format("{:5.1f}%", 100 * part / whole) : "    -";
 }
 
-std::string row(const std::string& w_share, const Counts& c, const std::string& what) {
-  return fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}  {:>12}  {}{}\n", w_share, format_si(c.flops, ""),
-                     width_shares_text(c.classes), format_si(c.read, "B"), format_si(c.written, "B"),
+std::string row(const std::string& w_share, const Counts& c, const std::vector<std::string>& levels,
+                const std::string& what) {
+  std::string simulated;
+  for (const auto& level : levels) {
+    auto it = c.traffic.find(level);
+    simulated += fmt::format("  {:>9}", it == c.traffic.end() ? "0 B" : format_si(it->second, "B"));
+  }
+  return fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}{}  {:>12}  {}{}\n", w_share, format_si(c.flops, ""),
+                     width_shares_text(c.classes), format_si(c.read, "B"), format_si(c.written, "B"), simulated,
                      format_count(double(c.executions)), what, c.partial ? " *" : "");
 }
 
@@ -136,21 +157,24 @@ std::string render_annotation(const result::Run& run, const std::string& file, c
   const Disassembler dis(options.att);
   std::string out = fmt::format("{}: W {} flops in its own code, counted per instruction by the emulated run\n",
                                 name, format_si(total.flops, ""));
-  out += fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}  {:>12}  {}\n", "of W", "flops", "by width", "L1 read",
-                     "L1 write", "executions", "source line / instruction");
+  const std::vector<std::string> levels = levels_of(region->annotation);
+  std::string simulated;
+  for (const auto& level : levels) simulated += fmt::format("  {:>9}", level + " r+w");
+  out += fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}{}  {:>12}  {}\n", "of W", "flops", "by width", "L1 read",
+                     "L1 write", simulated, "executions", "source line / instruction");
   bool partial = false;
   for (const auto& f : functions) {
     out += fmt::format("{} ({})\n", f.name, f.module);
-    out += row(share(f.counts.flops, total.flops), f.counts, "all of " + f.name);
+    out += row(share(f.counts.flops, total.flops), f.counts, levels, "all of " + f.name);
     for (const auto& line : f.lines) {
-      out += row(share(line.counts.flops, total.flops), line.counts, line.source);
+      out += row(share(line.counts.flops, total.flops), line.counts, levels, line.source);
       for (const auto* a : line.insns) {
         Counts c;
         c.add(*a);
         partial = partial || a->partial;
         const auto code = code_at(*files[a->module], a->address, a->length);
         const std::string text = code.empty() ? "(not in the file)" : dis.text(code, a->address);
-        out += row("", c, fmt::format("    {:x}: {}", a->address, text));
+        out += row("", c, levels, fmt::format("    {:x}: {}", a->address, text));
       }
     }
   }

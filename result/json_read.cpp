@@ -135,6 +135,7 @@ Region read_region(const JsonNode& n) {
       x.flops_by_class = read_amounts(a.member("flops_by_class"));
       x.bytes_read = a.member("bytes_read").amount();
       x.bytes_written = a.member("bytes_written").amount();
+      x.traffic = read_bytes(a.member("traffic"));
       r.annotation.push_back(std::move(x));
     }
   }

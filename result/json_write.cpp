@@ -103,7 +103,8 @@ J annotation_json(const std::vector<AnnotatedInstruction>& insns, const std::str
                     {"flops", finite(a.flops, where + ".annotation.flops")},
                     {"flops_by_class", number_map<J>(a.flops_by_class, where + ".annotation.flops_by_class")},
                     {"bytes_read", finite(a.bytes_read, where + ".annotation.bytes_read")},
-                    {"bytes_written", finite(a.bytes_written, where + ".annotation.bytes_written")}});
+                    {"bytes_written", finite(a.bytes_written, where + ".annotation.bytes_written")},
+                    {"traffic", bytes_json<J>(a.traffic, where + ".annotation.traffic")}});
   return out;
 }
 

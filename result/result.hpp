@@ -84,6 +84,7 @@ struct AnnotatedInstruction {
   double flops = 0;
   std::map<std::string, double> flops_by_class;  // dp_256, ... as Region::flops_by_class
   double bytes_read = 0, bytes_written = 0;       // L1: what the instruction accessed
+  std::map<std::string, Bytes> traffic;           // simulated, below L1: "L2", ..., "DRAM" (cache sim)
   bool operator==(const AnnotatedInstruction&) const = default;
 };
 

@@ -4,8 +4,9 @@
  * and an execution count that inline IR increments at its IMark. Costs that depend on a guard
  * (masked and conditional accesses, REP iterations) are not in the static costs: such cells say
  * so (`partial`). At exit, DIR/<pid>.annot lists every executed instruction as
- *   <module path>\t<link-time address hex> <length> <executions> <partial> <cost...>
- * after a line "counters <names...>" (the first C_CACHE counters). */
+ *   <module path>\t<link-time address hex> <length> <executions> <partial> <cost...> | <traffic...>
+ * after a line "counters <names...> | <names...>": the costs per execution of the first C_CACHE
+ * counters, then the simulated traffic its accesses caused in all (with --cache-sim). */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
@@ -37,11 +38,28 @@ AnnotCell* rp_annot_cell(Addr addr, UInt len)
    return c;
 }
 
+/* The simulator's counters (rp_live from C_CACHE on) moved by one access go to its cell too. */
+#define ATTRIBUTE(call)                                                        \
+   do {                                                                        \
+      ULong before[2 * RP_CACHE_MAX_LEVELS];                                   \
+      const Int n = rp_n_counters - C_CACHE;                                   \
+      for (Int i = 0; i < n; i++) before[i] = rp_live[C_CACHE + i];            \
+      call;                                                                    \
+      for (Int i = 0; i < n; i++) c->traffic[i] += rp_live[C_CACHE + i] - before[i]; \
+   } while (0)
+
+VG_REGPARM(3) void rp_annot_load(Addr a, UWord size, AnnotCell* c) { ATTRIBUTE(rp_cache_load(a, size)); }
+VG_REGPARM(3) void rp_annot_store(Addr a, UWord size, AnnotCell* c) { ATTRIBUTE(rp_cache_store(a, size)); }
+VG_REGPARM(3) void rp_annot_store_nt(Addr a, UWord size, AnnotCell* c) { ATTRIBUTE(rp_cache_store_nt(a, size)); }
+
 /* A forked child counts its own executions only. */
 void rp_annot_fork_child(void)
 {
    for (UInt b = 0; b < BUCKETS; b++)
-      for (AnnotCell* c = buckets[b]; c; c = c->next) c->execs = 0;
+      for (AnnotCell* c = buckets[b]; c; c = c->next) {
+         c->execs = 0;
+         VG_(memset)(c->traffic, 0, sizeof c->traffic);
+      }
 }
 
 static void put(Int fd, const HChar* s) { VG_(write)(fd, s, VG_(strlen)(s)); }
@@ -60,6 +78,11 @@ void rp_annot_write(void)
       put(fd, " ");
       put(fd, rp_counter_name(i));
    }
+   put(fd, " | ");
+   for (Int i = C_CACHE; i < rp_n_counters; i++) {
+      put(fd, " ");
+      put(fd, rp_counter_name(i));
+   }
    put(fd, "\n");
    HChar line[512];
    const DiEpoch ep = VG_(current_DiEpoch)();
@@ -75,6 +98,11 @@ void rp_annot_write(void)
          put(fd, line);
          for (Int i = 0; i < C_CACHE; i++) {
             VG_(sprintf)(line, " %llu", c->cost[i]);
+            put(fd, line);
+         }
+         put(fd, " | ");
+         for (Int i = C_CACHE; i < rp_n_counters; i++) {
+            VG_(sprintf)(line, " %llu", c->traffic[i - C_CACHE]);
             put(fd, line);
          }
          put(fd, "\n");

@@ -376,8 +376,14 @@ static void emit_cache_call(Ctx* c, Bool write, IRExpr* addr, UInt size, IRExpr*
 {
    void* fn = !write ? (void*)rp_cache_load : c->in.nt ? (void*)rp_cache_store_nt : (void*)rp_cache_store;
    const HChar* name = !write ? "rp_cache_load" : c->in.nt ? "rp_cache_store_nt" : "rp_cache_store";
-   IRDirty* d = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
-                                  mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)));
+   IRDirty* d;
+   if (c->cell) { /* --annotate: the traffic goes to the instruction's cell too */
+      fn = !write ? (void*)rp_annot_load : c->in.nt ? (void*)rp_annot_store_nt : (void*)rp_annot_store;
+      d = unsafeIRDirty_0_N(3, name, VG_(fnptr_to_fnentry)(fn),
+                            mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)c->cell)));
+   } else {
+      d = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn), mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)));
+   }
    IRExpr* needed = c->in.nt || !rp_clo_cache_inline ? NULL : cache_call_needed(c->out, addr, size, write);
    if (needed && !is_true(guard)) needed = emit_op(c->out, Ity_I1, IRExpr_Binop(Iop_And1, guard, needed));
    if (needed)

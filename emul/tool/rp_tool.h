@@ -103,12 +103,17 @@ typedef struct AnnotCell {
    Bool partial;        /* some of its costs depend on a guard: not in `cost` */
    ULong execs;         /* inline IR adds 1 at each execution */
    ULong cost[C_CACHE]; /* per execution */
+   ULong traffic[2 * RP_CACHE_MAX_LEVELS]; /* simulated, in all: the cache counters its accesses moved */
    struct AnnotCell* next;
 } AnnotCell;
 extern Bool rp_clo_annotate;
 AnnotCell* rp_annot_cell(Addr addr, UInt len);
 void rp_annot_write(void); /* DIR/<pid>.annot */
 void rp_annot_fork_child(void);
+/* The simulator's helpers with the cell of the accessing instruction (--annotate). */
+VG_REGPARM(3) void rp_annot_load(Addr a, UWord size, AnnotCell* c);
+VG_REGPARM(3) void rp_annot_store(Addr a, UWord size, AnnotCell* c);
+VG_REGPARM(3) void rp_annot_store_nt(Addr a, UWord size, AnnotCell* c);
 
 /* rp_instrument.c */
 extern Bool rp_clo_cache_sim;

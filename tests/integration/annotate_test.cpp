@@ -54,6 +54,32 @@ TEST(Annotate, DaxpyWorkIsOnTheLoopLineAndItsVectorInstructions) {
   EXPECT_NE(att.out.find("vfmadd213pd (%"), std::string::npos) << att.out;
 }
 
+// With cache simulation each instruction also gets the traffic below L1 that its accesses caused
+// in the simulator; over the region's instructions it adds up to the region's, level by level.
+TEST(Annotate, SimulatedTrafficPerInstructionAddsUpToTheRegion) {
+  Sandbox sb;
+  // The host's caches (sysfs); x and y (768 KiB) are evicted from L1 and L2 before the call.
+  auto run = sb.roofprof({"run", "-q", "--backend", "emul", "--annotate", "-r", "daxpy", "--",
+                          fixture("emul_kernels_O3_avx2_fma"), "cache", "daxpy", "32768", "8388608"});
+  ASSERT_EQ(run.exit_code(), 0) << run.diag();
+  json reg = region(load_result(run), "daxpy");
+  std::map<std::string, std::pair<double, double>> sum;
+  for (const auto& a : reg["annotation"])
+    for (const auto& [level, b] : a["traffic"].items()) {
+      sum[level].first += b["read"].get<double>();
+      sum[level].second += b["write"].get<double>();
+    }
+  ASSERT_GE(sum.size(), 2u) << reg.dump().substr(0, 3000);  // L2 ... DRAM
+  for (const auto& [level, rw] : sum) {
+    EXPECT_EQ(rw.first, reg["bytes"][level]["read"].get<double>()) << level;
+    EXPECT_EQ(rw.second, reg["bytes"][level]["write"].get<double>()) << level;
+  }
+  EXPECT_GT(sum["L2"].first, 16 * 32768 * 0.9);  // x and y come back from below L1
+  auto ann = sb.roofprof({"annotate", "roofprof.json", "daxpy"});
+  ASSERT_EQ(ann.exit_code(), 0) << ann.diag();
+  EXPECT_NE(ann.out.find("DRAM r+w"), std::string::npos) << ann.out;
+}
+
 TEST(Annotate, WithoutCountsPerInstructionIsBadInput) {
   Sandbox sb;
   auto run = sb.roofprof({"run", "-q", "--backend", "emul", "--no-cache-sim", "-r", "daxpy", "--",

@@ -73,6 +73,7 @@ TEST(ResultAnnotation, RoundTripAndAbsentWithoutAnnotate) {
   a.flops = 4000;
   a.flops_by_class = {{"dp_256", 4000}};
   a.bytes_read = 16000;
+  a.traffic = {{"L2", Bytes{8192.0, 0.0}}, {"DRAM", Bytes{0.0, 4096.0}}};
   AnnotatedInstruction b = a;
   b.address = 0x17bc;
   b.partial = true;
@@ -82,6 +83,7 @@ TEST(ResultAnnotation, RoundTripAndAbsentWithoutAnnotate) {
   json j = to_json(run);
   EXPECT_EQ(j["regions"][0]["annotation"][0]["address"], 0x1785);
   EXPECT_EQ(j["regions"][0]["annotation"][1]["partial"], true);
+  EXPECT_EQ(j["regions"][0]["annotation"][0]["traffic"]["DRAM"]["write"], 4096.0);
   EXPECT_EQ(from_json(json::parse(j.dump())), run);
 }
 
