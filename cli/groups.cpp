@@ -19,14 +19,17 @@ const signatures::Signature* CallGroups::signature_of(regions::RegionId region) 
   return sig;
 }
 
+bool CallGroups::is_function(regions::RegionId region) const {
+  return planner_.regions().at(region).kind == regions::RegionKind::Function;
+}
+
 bool CallGroups::keyed_at_entry(regions::RegionId region) {
-  const bool function = planner_.regions().at(region).kind == regions::RegionKind::Function;
-  if (caller_depth_ > 0) return caller_depth_ > 1 && function;
+  if (caller_depth_ > 0) return caller_depth_ > 1 && is_function(region);
   return signature_of(region) != nullptr;
 }
 
 std::string CallGroups::key_for_return(regions::RegionId region, int pid, uint64_t return_address) {
-  if (caller_depth_ != 1 || planner_.regions().at(region).kind != regions::RegionKind::Function) return {};
+  if (caller_depth_ != 1 || !is_function(region)) return {};
   return caller_key(region, pid, {return_address});
 }
 
@@ -42,9 +45,8 @@ std::string CallGroups::caller_key(regions::RegionId region, int pid, const std:
 
 std::string CallGroups::key_for(regions::RegionId region, signatures::ArgReader& args) {
   if (caller_depth_ > 0)
-    return planner_.regions().at(region).kind == regions::RegionKind::Function
-               ? caller_key(region, args.process(), args.return_addresses(caller_depth_))
-               : std::string();
+    return is_function(region) ? caller_key(region, args.process(), args.return_addresses(caller_depth_))
+                               : std::string();
   const signatures::Signature* sig = signature_of(region);
   if (!sig) return {};
   auto decoded = signatures::decode(*sig, args);

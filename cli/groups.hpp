@@ -50,6 +50,7 @@ class CallGroups {
 
  private:
   const signatures::Signature* signature_of(regions::RegionId region);
+  bool is_function(regions::RegionId region) const;
   std::string caller_key(regions::RegionId region, int pid, const std::vector<uint64_t>& return_addresses);
 
   const probes::Planner& planner_;

@@ -42,12 +42,12 @@ class Disassembler {
   csh h_ = 0;
 };
 
-// The bytes of the instruction at link-time `address` of `elf`, from its file.
-std::vector<uint8_t> code_at(const symbolizer::ElfFile& elf, uint64_t address, uint32_t length) {
+// The bytes of the instruction at link-time `address` of `elf`, from its file (open as `in`).
+std::vector<uint8_t> code_at(const symbolizer::ElfFile& elf, std::ifstream& in, uint64_t address, uint32_t length) {
   for (const auto& s : elf.segments()) {
     if (address < s.vaddr || address + length > s.vaddr + s.filesz) continue;
     std::vector<uint8_t> out(length);
-    std::ifstream in(elf.path(), std::ios::binary);
+    in.clear();
     in.seekg(std::streamoff(s.offset + (address - s.vaddr)));
     if (!in.read(reinterpret_cast<char*>(out.data()), length)) return {};
     return out;
@@ -164,6 +164,7 @@ std::string render_annotation(const result::Run& run, const std::string& file, c
                      "L1 write", simulated, "executions", "source line / instruction");
   bool partial = false;
   for (const auto& f : functions) {
+    std::ifstream code(f.module, std::ios::binary);  // the function's bytes, read once per function
     out += fmt::format("{} ({})\n", f.name, f.module);
     out += row(share(f.counts.flops, total.flops), f.counts, levels, "all of " + f.name);
     for (const auto& line : f.lines) {
@@ -172,8 +173,8 @@ std::string render_annotation(const result::Run& run, const std::string& file, c
         Counts c;
         c.add(*a);
         partial = partial || a->partial;
-        const auto code = code_at(*files[a->module], a->address, a->length);
-        const std::string text = code.empty() ? "(not in the file)" : dis.text(code, a->address);
+        const auto bytes = code_at(*files[a->module], code, a->address, a->length);
+        const std::string text = bytes.empty() ? "(not in the file)" : dis.text(bytes, a->address);
         out += row("", c, levels, fmt::format("    {:x}: {}", a->address, text));
       }
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/strings.hpp"
 
 namespace roofprof::symbolizer {
 namespace {
@@ -13,11 +14,6 @@ const LoadedModule* holding(const std::vector<LoadedModule>& modules, uint64_t a
   for (const auto& m : modules)
     if (addr >= m.start && addr < m.end) return &m;
   return nullptr;
-}
-
-std::string basename_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace
@@ -63,7 +59,7 @@ std::string CallSiteNamer::name(pid_t pid, uint64_t return_address) {
   if (const LoadedModule* m = module_of(pid, return_address); m && m->elf) {
     const uint64_t at = return_address - m->bias;
     const Symbol* fn = m->elf->function_at(at - 1);  // the call, not what follows it
-    out = fn ? fn->short_name : fmt::format("{}+{:#x}", basename_of(m->path), at);
+    out = fn ? fn->short_name : fmt::format("{}+{:#x}", path_basename(m->path), at);
     if (auto line = m->elf->source_of(at - 1)) out += " (" + *line + ")";
   }
   names_.emplace(key, out);
