@@ -15,6 +15,7 @@ using Runner = std::function<int()>;
 // before CLI11 parses it (common/command_line.hpp): `program` is filled before the Runner runs.
 Runner setup_run(CLI::App& sub, const std::vector<std::string>& program);
 Runner setup_symbols(CLI::App& sub, const std::vector<std::string>& program);
+Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program);
 inline constexpr const char* kProgramFooter =
     "PROGRAM [ARGS...] after -- (or from the program's name on) reach the program verbatim: options there are "
     "the program's, not roofprof's.";

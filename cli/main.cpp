@@ -26,6 +26,8 @@ constexpr Subcommand kSubcommands[] = {
     {"run", "trace a program (or attach to one) and measure regions", nullptr, roofprof::cli::setup_run},
     {"symbols", "list functions that could be regions (executable and every loaded library)", nullptr,
      roofprof::cli::setup_symbols},
+    {"survey", "list a program's hot functions (sampled) and, with --backend emul, their exact W and Q", nullptr,
+     roofprof::cli::setup_survey},
     {"report", "print the table of one or more result files", roofprof::cli::setup_report, nullptr},
     {"annotate", "show a region's source lines and instructions with their flops and bytes (run --annotate)",
      roofprof::cli::setup_annotate, nullptr},
@@ -137,7 +139,7 @@ int main(int argc, char** argv) {
       throw roofprof::UserError(
           "unknown subcommand '" + word + "'" +
           roofprof::did_you_mean_phrase(roofprof::did_you_mean(word, subcommand_names())) +
-          "; subcommands: run, symbols, report, events, doctor, ceilings, selftest (see roofprof --help)");
+          "; subcommands: run, symbols, survey, report, events, doctor, ceilings, selftest (see roofprof --help)");
     }
     if (!top_level && !cmd) {
       cmd = find_subcommand("run");

@@ -236,6 +236,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
       probes, options.scope,
       [&](regions::Instance&& inst) {
         ++calls_done;
+        if (options.on_instance) options.on_instance(inst);
         result.aggregate.add(inst);
         if (!options.keep_calls || options.keep_calls(inst.region)) result.instances.push_back(std::move(inst));
       },

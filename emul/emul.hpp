@@ -56,6 +56,8 @@ struct Options {
   // argument groups); unset: every region's. Every call is in Result::aggregate either way, so
   // that 10^7 calls of a region no one asks about call by call take no memory per call.
   std::function<bool(regions::RegionId)> keep_calls;
+  // Sees every call as it closes (unset: nothing), before Result::aggregate takes it.
+  std::function<void(const regions::Instance&)> on_instance;
   // Directory holding roofprof-amd64-linux; "" = <dir of the running executable>/../lib/roofprof,
   // else (only when that directory does not exist: unit tests) the build tree's.
   std::string tool_dir;

@@ -78,7 +78,8 @@ bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string
   std::vector<Open>& v = at({b.pid, b.tid});
   if (has_region(v, region)) return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
-  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read(b.pid, b.tid), src, std::move(group)});
+  const auto depth = uint32_t(v.size());
+  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read(b.pid, b.tid), src, std::move(group), depth});
   return true;
 }
 
@@ -103,6 +104,7 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
     std::fill(inst.counts.begin(), inst.counts.end(), std::numeric_limits<double>::quiet_NaN());
   inst.reason = why;
   inst.group = std::move(o.group);
+  inst.depth = o.depth;
   sink_(std::move(inst));
 }
 

@@ -64,6 +64,9 @@ struct Instance {
   bool multiplexed = false;
   CloseReason reason = CloseReason::Return;
   std::string group;  // the call's group key (decoded arguments, e.g. "m=200,n=200,k=200"); "" if none
+  // Instances open on the thread when it opened: its callers' instances close after it, at a
+  // smaller depth (roofprof survey subtracts the instances directly inside one from it).
+  uint32_t depth = 0;
 };
 
 // Reads cumulative counts in the run's scope for (pid, tid): the process total for
@@ -120,6 +123,7 @@ class Tracker {
     CounterValues begin;
     CountSource* source;  // where `begin` was read
     std::string group;
+    uint32_t depth;
   };
   using Key = std::pair<int, Tid>;
   struct KeyHash {

@@ -181,6 +181,38 @@ int read_schema(const JsonNode& doc) {
   return schema;
 }
 
+Survey read_survey(const JsonNode& n) {
+  Survey s;
+  s.event = n.member("event").string();
+  s.period_s = n.member("period_s").amount();
+  s.samples = n.member("samples").count();
+  s.lost = n.member("lost").count();
+  JsonNode fs = n.member("functions");
+  for (size_t i = 0; i < fs.size(); ++i) {
+    JsonNode f = fs.element(i);
+    SurveyFunction x;
+    x.name = f.member("name").string();
+    x.symbol = f.member("symbol").string();
+    x.module = f.member("module").string();
+    if (!f.member("address").is_null()) x.address = f.member("address").count();
+    if (!f.member("source").is_null()) x.source = f.member("source").string();
+    x.self_samples = f.member("self_samples").count();
+    x.total_samples = f.member("total_samples").count();
+    x.probe = f.member("probe").one_of({"patch", "breakpoint", "agent", "none"});
+    if (!f.member("region").is_null()) x.region = f.member("region").count();
+    x.self_flops = f.member("self_flops").amount_or_null();
+    x.self_instructions = f.member("self_instructions").amount_or_null();
+    JsonNode bytes = f.member("self_bytes");
+    if (!bytes.value().is_object()) bytes.fail("expected an object");
+    for (const auto& [level, b] : bytes.value().items()) {
+      JsonNode lb(b, bytes.path() + "." + level);
+      x.self_bytes[level] = Bytes{lb.member("read").amount_or_null(), lb.member("write").amount_or_null()};
+    }
+    s.functions.push_back(std::move(x));
+  }
+  return s;
+}
+
 }  // namespace
 
 Region read_region_json(const nlohmann::json& j, const std::string& path) {
@@ -220,6 +252,7 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
     run.agent_boundary = AgentBoundary{b.member("inside_s").amount(), b.member("per_call_s").amount(),
                                        uint32_t(b.member("calls").count())};
   }
+  if (doc.has("survey")) run.survey = read_survey(doc.member("survey"));  // optional member
   run.events = strings(doc.member("events"));
   JsonNode regions = doc.member("regions");
   if (regions_read) {
@@ -230,6 +263,10 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
       run.regions.push_back(read_region(regions.element(i)));
   }
   run.warnings = strings(doc.member("warnings"));
+  if (run.survey)
+    for (size_t i = 0; i < run.survey->functions.size(); ++i)
+      if (run.survey->functions[i].region && *run.survey->functions[i].region >= run.regions.size())
+        doc.member("survey").member("functions").element(i).member("region").fail("no such region");
   return run;
 }
 

@@ -171,6 +171,27 @@ J job_json(const Job& job) {
 }  // namespace
 
 template <class J>
+J survey_json(const Survey& s) {
+  J functions = J::array();
+  for (const auto& f : s.functions) {
+    J o{{"name", f.name}, {"symbol", f.symbol}, {"module", f.module},
+        {"address", f.address ? J(*f.address) : J(nullptr)}, {"source", f.source ? J(*f.source) : J(nullptr)},
+        {"self_samples", f.self_samples}, {"total_samples", f.total_samples}, {"probe", f.probe},
+        {"region", f.region ? J(*f.region) : J(nullptr)},
+        {"self_flops", finite_or_null<J>(f.self_flops, "survey.self_flops")},
+        {"self_instructions", finite_or_null<J>(f.self_instructions, "survey.self_instructions")}};
+    J bytes = J::object();
+    for (const auto& [level, b] : f.self_bytes)
+      bytes[level] = J{{"read", finite_or_null<J>(b.read, "survey.self_bytes")},
+                       {"write", finite_or_null<J>(b.write, "survey.self_bytes")}};
+    o["self_bytes"] = std::move(bytes);
+    functions.push_back(std::move(o));
+  }
+  return J{{"event", s.event}, {"period_s", finite(s.period_s, "survey.period_s")}, {"samples", s.samples},
+           {"lost", s.lost}, {"functions", std::move(functions)}};
+}
+
+template <class J>
 J build_json(const Run& run) {
   J regions = J::array();
   for (size_t i = 0; i < run.regions.size(); ++i)
@@ -201,6 +222,7 @@ J build_json(const Run& run) {
                               {"per_call_s", finite(b.per_call_s, "agent_boundary.per_call_s")},
                               {"calls", b.calls}};
   }
+  if (run.survey) out["survey"] = survey_json<J>(*run.survey);  // optional member: survey results
   return out;
 }
 

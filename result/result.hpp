@@ -148,6 +148,34 @@ struct AgentBoundary {
   bool operator==(const AgentBoundary&) const = default;
 };
 
+// A function the survey's samples fell in (roofprof survey, docs/survey.md).
+struct SurveyFunction {
+  std::string name;                   // demangled; "[kernel]", "[unknown in MODULE]" without a symbol
+  std::string symbol;                 // as stored in the module; "" without a symbol
+  std::string module;                 // path; "" for the kernel
+  std::optional<uint64_t> address;    // link-time address of the entry; null without a symbol
+  std::optional<std::string> source;  // "file:line" of the entry; null without DWARF
+  uint64_t self_samples = 0;          // samples whose instruction was in it
+  uint64_t total_samples = 0;         // samples with it in the call chain (frame pointers) or as the instruction
+  std::string probe;                  // how a region of it is measured: "patch", "breakpoint", "agent", "none"
+  std::optional<uint64_t> region;     // index in Run::regions of its exact W and Q (--backend emul)
+  // --backend emul: W, instructions and Q of its own code, outside the surveyed functions it
+  // called (regions/self_counts.hpp); null otherwise.
+  std::optional<double> self_flops, self_instructions;
+  std::map<std::string, Bytes> self_bytes;  // L1, L2, L3, DRAM; empty when not emulated
+  bool operator==(const SurveyFunction&) const = default;
+};
+
+// Where a sampled run spent its time. Optional member of schema 1: only survey results have it.
+struct Survey {
+  std::string event;                      // "cpu-clock"
+  double period_s = 0;                    // CPU time each sample stands for
+  uint64_t samples = 0;                   // samples taken (lost ones excluded)
+  uint64_t lost = 0;                      // samples the kernel dropped
+  std::vector<SurveyFunction> functions;  // most self samples first
+  bool operator==(const Survey&) const = default;
+};
+
 struct Run {
   int schema = kSchemaVersion;
   std::string tool_version;
@@ -169,6 +197,7 @@ struct Run {
   Host host;
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
   std::optional<AgentBoundary> agent_boundary;  // written only when present
+  std::optional<Survey> survey;                 // roofprof survey only; written only when present
   std::vector<std::string> events;  // counter names, in order
   std::vector<Region> regions;
   std::vector<std::string> warnings;

@@ -16,6 +16,7 @@
 #include "report/model.hpp"
 #include "report/pair.hpp"
 #include "report/svg.hpp"
+#include "report/survey_table.hpp"
 #include "report/table.hpp"
 #include "report/terminal_plot.hpp"
 #include "result/result.hpp"
@@ -112,7 +113,10 @@ int run(const ReportOptions& o) {
   out(o.json, "JSON file", [&] { return report::report_json(model).dump(2) + "\n"; });
   if (stdout_taken) return 0;
 
-  std::string text = o.compare ? report::render_compare_table(model) : report::render_table(model);
+  std::string text;
+  for (const auto& in : inputs)  // a survey result: its hot functions first (docs/survey.md)
+    if (in.run.survey) text += report::render_survey_table(in.run) + "\n";
+  text += o.compare ? report::render_compare_table(model) : report::render_table(model);
   if (!o.no_plot && (!figure.markers.empty() || !figure.roofs.empty()))
     text += "\n" + report::render_terminal_plot(figure);
   std::fwrite(text.data(), 1, text.size(), stdout);

@@ -32,6 +32,7 @@
 #include "report/summary.hpp"
 #include "result/result.hpp"
 #include "supervisor/signals.hpp"
+#include "survey/select.hpp"
 #include "tracer/session.hpp"
 #include "tracer/wait_status.hpp"
 
@@ -42,6 +43,7 @@ namespace {
 struct RunOptions {
   std::vector<std::string> regions;
   std::vector<std::string> spans;
+  std::string regions_from;  // a survey result (roofprof survey -o): its functions are regions
   std::string output = "roofprof.json";
   int pid = 0;
   bool follow_fork = false;
@@ -353,8 +355,12 @@ int run(const RunOptions& o) {
   std::vector<regions::RegionSpec> specs;
   for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
   for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
+  if (!o.regions_from.empty())
+    for (const auto& name : survey::regions_from(result::read_file(o.regions_from), o.regions_from))
+      specs.push_back(regions::parse_region(name));
   if (specs.empty())
-    throw UserError("no region given: add --region FUNCTION or --span NAME=START..STOP (see roofprof run --help)");
+    throw UserError("no region given: add --region FUNCTION, --span NAME=START..STOP or --regions-from SURVEY "
+                    "(see roofprof run --help)");
   if (o.command.empty() && o.pid == 0) throw UserError("no program given: add -- PROGRAM [ARGS...] or --pid PID");
   if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
   // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
@@ -430,6 +436,8 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<RunOptions>();
   sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
       ->take_all();
+  sub.add_option("--regions-from", o->regions_from,
+                 "the functions of a survey result (roofprof survey -o FILE) as regions (docs/survey.md)");
   sub.add_option("--span", o->spans, "span region NAME=START..STOP (symbols, FILE:LINE or addresses)");
   sub.add_option("-o,--output", o->output,
                  "result file (an existing one is kept as FILE.old); %r rank, %s job size, %h host, %p pid, "

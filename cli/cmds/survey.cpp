@@ -1,0 +1,131 @@
+// roofprof survey: where a program spends its time, function by function, without naming any
+// (docs/survey.md). The program runs once, sampled (cpu-clock, no PMU needed); with --backend
+// emul it runs again under emulation for each hot function's exact W and Q.
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/survey_emul.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "report/survey_table.hpp"
+#include "result/result.hpp"
+#include "supervisor/signals.hpp"
+#include "survey/profile.hpp"
+#include "survey/run.hpp"
+#include "survey/select.hpp"
+
+namespace roofprof::cli {
+
+namespace {
+
+struct SurveyOptions {
+  std::string output = "roofprof-survey.json";
+  std::string backend = "auto";
+  unsigned rate = 0;  // 0: kDefaultRate, or kEmulRate before an emulated run
+  size_t top = 20;
+  double min_percent = 0;
+  std::string sort;  // "" : time, or work under --backend emul
+  bool cache_sim = true;
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+// 1 kHz keeps the sampling overhead small (docs/benchmarks.md); before an emulated run, which
+// is 50x slower anyway, 10 kHz finds functions that run for a few milliseconds only.
+constexpr unsigned kDefaultRate = 1000;
+constexpr unsigned kEmulRate = 10000;
+
+result::Run survey_header(const SurveyOptions& o, const survey::SampledRun& sampled) {
+  result::Run res;
+  res.tool_version = ROOFPROF_VERSION;
+  res.command = o.command;
+  res.backend = o.backend == "emul" ? "emul" : "time";
+  res.scope = o.backend == "emul" ? "thread" : "process";
+  res.host = result::describe_host();
+  res.wall_time_s = sampled.wall_time_s;
+  res.exit_status = sampled.exit_status;
+  res.term_signal = sampled.term_signal;
+  res.complete = sampled.complete;
+  if (sampled.samples.lost)
+    res.warnings.push_back(fmt::format("{} samples were lost (the ring buffer was full): times are low", sampled.samples.lost));
+  return res;
+}
+
+// Only the kept functions' regions stay, renumbered.
+void keep_selected_regions(result::Run& res) {
+  std::vector<result::Region> kept;
+  for (auto& f : res.survey->functions) {
+    if (!f.region) continue;
+    kept.push_back(std::move(res.regions.at(*f.region)));
+    f.region = kept.size() - 1;
+  }
+  res.regions = std::move(kept);
+}
+
+int run(const SurveyOptions& o) {
+  supervisor::install_signal_policy();
+  if (o.command.empty()) throw UserError("no program given: add -- PROGRAM [ARGS...]");
+  const OutputTarget target = check_output(o.output, "result file");
+  const bool emul = o.backend == "emul";
+  const unsigned rate = o.rate ? o.rate : emul ? kEmulRate : kDefaultRate;
+  if (!o.quiet) std::fprintf(stderr, "roofprof: sampling cpu-clock at %u Hz\n", rate);
+  survey::SampledRun sampled = survey::sample_program(o.command, rate);
+  result::Run res = survey_header(o, sampled);
+  symbolizer::ElfCache cache;
+  res.survey = survey::build_survey(sampled.samples, cache);
+  std::string error;
+  if (emul && sampled.complete && !supervisor::interrupted())
+    error = emulate_survey(o.command, {o.cache_sim, o.quiet}, res);
+  survey::Selection sel;
+  sel.top = o.top;
+  sel.min_percent = o.min_percent;
+  sel.sort = (o.sort.empty() ? emul : o.sort == "work") ? survey::SortKey::Work : survey::SortKey::Time;
+  survey::select_functions(*res.survey, sel);
+  keep_selected_regions(res);
+  result::write_atomic(res, target);
+  const std::string table = report::render_survey_table(res);
+  std::fwrite(table.data(), 1, table.size(), stdout);
+  if (!o.quiet) {
+    for (const auto& w : res.warnings) std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
+    std::fprintf(stderr, "roofprof: results in %s (roofprof report %s; roofprof run --regions-from %s -- ...)\n",
+                 o.output.c_str(), o.output.c_str(), o.output.c_str());
+  }
+  if (!error.empty()) throw UserError(error + " (the sampled survey is in " + o.output + ")");
+  if (!sampled.complete) return 128 + supervisor::last_request_signal();
+  if (sampled.term_signal) return 128 + *sampled.term_signal;
+  return sampled.exit_status.value_or(0);
+}
+
+}  // namespace
+
+Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
+  auto o = std::make_shared<SurveyOptions>();
+  sub.add_option("-o,--output", o->output, "result file (an existing one is kept as FILE.old)")->capture_default_str();
+  sub.add_option("--backend", o->backend,
+                 "auto: sampled times only; emul: and every hot function's exact W and Q from one emulated run")
+      ->check(CLI::IsMember({"auto", "emul"}))
+      ->capture_default_str();
+  sub.add_option("--rate", o->rate, "samples per second of CPU time (default 1000; 10000 with --backend emul)")
+      ->check(CLI::Range(1u, 100000u));
+  sub.add_option("--top,-n", o->top, "keep at most N functions (table and result file)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub.add_option("--min-percent", o->min_percent, "keep only functions with at least this share of the samples (self)")
+      ->check(CLI::Range(0.0, 100.0));
+  sub.add_option("--sort", o->sort, "time: by sampled self time (default); work: by exact self W (default with "
+                                    "--backend emul)")
+      ->check(CLI::IsMember({"time", "work"}));
+  sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation: no cache simulation (L1 traffic only)");
+  sub.add_flag("--quiet,-q", o->quiet, "no progress or notes on stderr");
+  sub.footer(kProgramFooter);
+  return [o, &program] {
+    o->command = program;
+    if (o->sort == "work" && o->backend != "emul")
+      throw UserError("--sort work needs exact W: add --backend emul");
+    return run(*o);
+  };
+}
+
+}  // namespace roofprof::cli

@@ -1,0 +1,130 @@
+#include "cli/survey_emul.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "cli/assemble.hpp"
+#include "cli/emul_merge.hpp"
+#include "common/error.hpp"
+#include "common/program.hpp"
+#include "emul/emul.hpp"
+#include "regions/self_counts.hpp"
+#include "survey/select.hpp"
+#include "symbolizer/modules.hpp"
+
+namespace roofprof::cli {
+
+namespace {
+
+// More regions than this make the emulated run's probe table large for little: the functions
+// after the first 500 (by samples) hold little of the time.
+constexpr size_t kMaxEmulated = 500;
+
+std::vector<std::string> emulated_symbols(const result::Survey& s) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& f : s.functions)
+    if (survey::probeable(f) && f.probe != "agent" && out.size() < kMaxEmulated && seen.insert(f.symbol).second)
+      out.push_back(f.symbol);
+  return out;
+}
+
+std::vector<probes::PlannedProbe> plan_probes(probes::Planner& planner, const result::Survey& s,
+                                              const std::string& executable) {
+  symbolizer::ElfCache cache;
+  std::set<std::string> modules;
+  for (const auto& f : s.functions)
+    if (!f.module.empty() && modules.insert(f.module).second)
+      if (auto elf = cache.get(f.module)) planner.probes_for(*elf, f.module == executable);
+  return emulation_probes(planner);
+}
+
+emul::Options emulation_options(const SurveyEmulation& how, const probes::Planner& planner,
+                                regions::SelfCounts& self) {
+  emul::Options eo;
+  eo.scope = regions::Scope::Thread;  // a function's counts are its thread's, whatever others do
+  eo.cache_sim = how.cache_sim;
+  eo.progress = how.quiet ? emul::Options::ProgressOutput::None
+                          : isatty(2) ? emul::Options::ProgressOutput::Terminal
+                                      : emul::Options::ProgressOutput::Lines;
+  eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
+  eo.keep_calls = [](regions::RegionId) { return false; };  // totals only
+  eo.on_instance = [&self](const regions::Instance& inst) { self.add(inst); };
+  return eo;
+}
+
+// The survey's functions -> their regions, their sampled time, their self quantities.
+void attach_regions(const probes::Planner& planner, const emul::Result& emulated, const regions::SelfCounts& self,
+                    result::Run& run) {
+  std::map<std::string, regions::RegionId> by_symbol;
+  for (size_t id = 0; id < planner.regions().size(); ++id) by_symbol[planner.regions()[id].spec] = id;
+  result::Survey& s = *run.survey;
+  for (auto& f : s.functions) {
+    auto it = by_symbol.find(f.symbol);
+    if (f.symbol.empty() || it == by_symbol.end()) continue;
+    result::Region& r = run.regions.at(it->second);
+    if (r.calls == 0) continue;  // not reached under emulation: nothing measured
+    f.region = it->second;
+    r.time_s = double(f.total_samples) * s.period_s;
+    auto own = self.totals().find(it->second);
+    if (own == self.totals().end()) continue;
+    auto q = emulated_quantities(emulated.counters, own->second);
+    f.self_flops = q.flops;
+    f.self_instructions = q.instructions;
+    f.self_bytes = q.bytes;
+  }
+}
+
+}  // namespace
+
+std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run) {
+  std::vector<regions::RegionSpec> specs;
+  for (const auto& name : emulated_symbols(*run.survey)) {
+    try {
+      specs.push_back(regions::parse_region(name));
+    } catch (const UserError&) {
+      run.warnings.push_back("function '" + name + "': its name is no region spec; not emulated");
+    }
+  }
+  if (specs.empty()) {
+    run.warnings.push_back("no sampled function can be a region: nothing emulated");
+    return "";
+  }
+  probes::Planner planner(specs);
+  std::error_code ec;
+  const auto exe = std::filesystem::canonical(runnable_program(argv.at(0)), ec).string();
+  auto probes = plan_probes(planner, *run.survey, exe);
+  for (auto& w : emulation_left_out(planner)) run.warnings.push_back(std::move(w));
+  regions::SelfCounts self;
+  emul::Options eo = emulation_options(how, planner, self);
+  if (!how.quiet)
+    std::fprintf(stderr, "roofprof: emulated run for the exact flops and bytes of %zu functions\n",
+                 planner.regions().size());
+  try {
+    auto emulated = emul::run(argv, probes, eo);
+    run.regions = assemble_regions(planner, emulated.aggregate, {}, "");
+    for (auto& r : run.regions) {
+      r.time_s = std::nullopt;  // set from the samples for the functions the survey keeps
+      r.time_per_call_s = std::nullopt;
+      r.sources["time"] = "samples (approximate)";
+      r.sources["calls"] = "emulated run";
+    }
+    if (emulated.interrupted) {
+      run.complete = false;
+      run.warnings.push_back("the emulated run was interrupted: flops and bytes were not measured (null)");
+      return "";
+    }
+    for (auto& w : merge_emulated(run.regions, emulated, how.cache_sim)) run.warnings.push_back(std::move(w));
+    attach_regions(planner, emulated, self, run);
+  } catch (const UserError& e) {
+    run.warnings.push_back(std::string("emulated run failed: ") + e.what());
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace roofprof::cli

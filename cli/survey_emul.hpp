@@ -1,0 +1,22 @@
+#pragma once
+// roofprof survey --backend emul: one emulated run of the program with each surveyed function
+// that can be probed a region, giving each its exact W and Q, inclusive (the region) and self
+// (minus the surveyed functions it called: regions/self_counts.hpp). docs/survey.md.
+#include <string>
+#include <vector>
+
+#include "result/result.hpp"
+
+namespace roofprof::cli {
+
+struct SurveyEmulation {
+  bool cache_sim = true;
+  bool quiet = false;
+};
+
+// Fills `run.regions` (one per emulated function; time: the sampled inclusive time) and each
+// function's `region` and self quantities in `run.survey`. Returns the error that ended the
+// emulated run ("" when none); an interrupted run leaves W and Q null and `run` incomplete.
+std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run);
+
+}  // namespace roofprof::cli

@@ -1,0 +1,22 @@
+#pragma once
+// The sampled run of `roofprof survey`: the program started by the supervisor (like every
+// mode), sampled from its exec to its end, under the signal policy (supervisor/signals.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "survey/sampler.hpp"
+
+namespace roofprof::survey {
+
+struct SampledRun {
+  Samples samples;
+  std::optional<int> exit_status, term_signal;
+  bool complete = true;  // false: a signal to roofprof ended the run early
+  double wall_time_s = 0;
+};
+
+// Throws UserError when the program cannot be started or sampled.
+SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz);
+
+}  // namespace roofprof::survey

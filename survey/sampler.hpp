@@ -1,0 +1,50 @@
+#pragma once
+// Sampling a started program: one perf_event per program (cpu-clock, a software event that
+// needs no PMU; inherited by its threads and children), its ring buffer read while it runs.
+// Each sample is the interrupted instruction and the user call chain the kernel walked by
+// frame pointers; each mmap of an executable file is kept to symbolize them (docs/survey.md).
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace roofprof::survey {
+
+struct Sample {
+  uint32_t pid = 0, tid = 0;
+  uint64_t ip = 0;                  // where the program was interrupted (a kernel address in a system call)
+  std::vector<uint64_t> callers;    // user return addresses, innermost first (frame pointers)
+};
+
+struct Mapping {  // a PERF_RECORD_MMAP2 of an executable file
+  uint32_t pid = 0;
+  uint64_t start = 0, len = 0, pgoff = 0;
+  std::string path;
+};
+
+struct Samples {
+  std::vector<Sample> samples;
+  std::vector<Mapping> mappings;  // in the order the program mapped them
+  uint64_t lost = 0;              // samples the kernel dropped (ring buffer full)
+  double period_s = 0;            // CPU time each sample stands for
+};
+
+class Sampler {
+ public:
+  // Opens the event on `pid` (stopped before its exec: counting starts at the exec) at
+  // `rate_hz` samples per second of CPU time. Throws UserError with advice when it cannot.
+  Sampler(pid_t pid, unsigned rate_hz);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+  // Reads what the ring buffer holds into `out` (call it often enough not to lose samples).
+  void drain(Samples& out);
+
+ private:
+  struct Ring;
+  std::unique_ptr<Ring> ring_;
+};
+
+}  // namespace roofprof::survey
