@@ -84,28 +84,42 @@ struct Sampler::Ring {
   ~Ring() {
     if (base != MAP_FAILED) ::munmap(base, size);
   }
+  void drain(Samples& out);
 };
 
-Sampler::Sampler(pid_t pid, unsigned rate_hz) : ring_(std::make_unique<Ring>()) {
-  perf_event_attr a = sampling_attr(rate_hz);
-  int fd = counters::perf_event_open_fd(a, pid, -1, -1);
-  if (fd < 0)
-    throw UserError(fmt::format("cannot sample the program (perf_event_open cpu-clock: {}); run roofprof doctor",
-                                std::strerror(errno)));
-  ring_->fd = counters::PerfFd(fd);
+// The kernel maps no ring of an inherited per-task event (all its threads would write one
+// buffer): one event per CPU, as perf record does, each with its ring.
+Sampler::Sampler(pid_t pid, unsigned rate_hz) {
+  const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
   const size_t page = size_t(::sysconf(_SC_PAGESIZE));
-  ring_->size = page * (kDataPages + 1);
-  ring_->base = ::mmap(nullptr, ring_->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (ring_->base == MAP_FAILED)
-    throw UserError(fmt::format("cannot map the sampling buffer ({}); raise /proc/sys/kernel/perf_event_mlock_kb",
-                                std::strerror(errno)));
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    perf_event_attr a = sampling_attr(rate_hz);
+    int fd = counters::perf_event_open_fd(a, pid, cpu, -1);
+    if (fd < 0 && errno == ENODEV) continue;  // an offline CPU
+    if (fd < 0)
+      throw UserError(fmt::format("cannot sample the program (perf_event_open cpu-clock on CPU {}: {}); run "
+                                  "roofprof doctor", cpu, std::strerror(errno)));
+    auto ring = std::make_unique<Ring>();
+    ring->fd = counters::PerfFd(fd);
+    ring->size = page * (kDataPages + 1);
+    ring->base = ::mmap(nullptr, ring->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (ring->base == MAP_FAILED)
+      throw UserError(fmt::format("cannot map the sampling buffer ({}); raise "
+                                  "/proc/sys/kernel/perf_event_mlock_kb", std::strerror(errno)));
+    rings_.push_back(std::move(ring));
+  }
+  if (rings_.empty()) throw UserError("cannot sample the program: no CPU is online");
 }
 
 Sampler::~Sampler() = default;
 
 void Sampler::drain(Samples& out) {
-  auto* meta = static_cast<perf_event_mmap_page*>(ring_->base);
-  const uint8_t* data = static_cast<const uint8_t*>(ring_->base) + meta->data_offset;
+  for (auto& r : rings_) r->drain(out);
+}
+
+void Sampler::Ring::drain(Samples& out) {
+  auto* meta = static_cast<perf_event_mmap_page*>(base);
+  const uint8_t* data = static_cast<const uint8_t*>(base) + meta->data_offset;
   const uint64_t size = meta->data_size;
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = meta->data_tail;

@@ -1,5 +1,5 @@
 #pragma once
-// Sampling a started program: one perf_event per program (cpu-clock, a software event that
+// Sampling a started program: one perf_event per CPU (cpu-clock, a software event that
 // needs no PMU; inherited by its threads and children), its ring buffer read while it runs.
 // Each sample is the interrupted instruction and the user call chain the kernel walked by
 // frame pointers; each mmap of an executable file is kept to symbolize them (docs/survey.md).
@@ -44,7 +44,7 @@ class Sampler {
 
  private:
   struct Ring;
-  std::unique_ptr<Ring> ring_;
+  std::vector<std::unique_ptr<Ring>> rings_;  // one per CPU
 };
 
 }  // namespace roofprof::survey
