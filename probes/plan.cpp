@@ -80,11 +80,6 @@ void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& m
   out.push_back(std::move(p));
 }
 
-namespace {
-// Code that is entered without a return address at [rsp] (started by the kernel, jumped to by
-// the PLT or a signal return, or the child side of clone): a function region there cannot be
-// measured, and a return probe at the word on top of its stack would damage the program.
-// The reason, or nullptr for an ordinary function.
 const char* not_a_called_function(std::string_view name) {
   static const std::pair<const char*, const char*> kEntries[] = {
       {"_start", "the program's entry point, started by the kernel"},
@@ -102,7 +97,6 @@ const char* not_a_called_function(std::string_view name) {
     if (glob_match(pattern, name)) return why;
   return nullptr;
 }
-}  // namespace
 
 bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std::vector<PlannedProbe>& out) {
   const auto& spec = specs_[i];

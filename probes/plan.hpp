@@ -44,6 +44,12 @@ struct RegionInfo {
   std::vector<std::string> inlined_left_out;
 };
 
+// Code that is entered without a return address at [rsp] (started by the kernel, jumped to by
+// the PLT or a signal return, or the child side of clone): a function region there cannot be
+// measured, and a return probe at the word on top of its stack would damage the program.
+// The reason, or nullptr for an ordinary function.
+const char* not_a_called_function(std::string_view name);
+
 // A library installed by the system (under /lib, /usr/lib, ...), not one of the program's own.
 bool is_system_library(std::string_view path);
 

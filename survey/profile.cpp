@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "probes/entry_patch.hpp"
+#include "probes/plan.hpp"
 
 namespace roofprof::survey {
 
@@ -80,6 +81,7 @@ result::SurveyFunction describe(const Where& w) {
 }  // namespace
 
 std::string probe_method(const symbolizer::ElfFile& elf, const symbolizer::Symbol& symbol) {
+  if (probes::not_a_called_function(symbol.name)) return "none";  // entered without a call
   if (symbol.ifunc) return "agent";
   for (const auto& seg : elf.segments()) {
     if (!seg.exec || symbol.value < seg.vaddr || symbol.value + symbol.size > seg.vaddr + seg.filesz) continue;
