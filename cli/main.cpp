@@ -53,6 +53,12 @@ std::vector<std::string> subcommand_names() {
   return out;
 }
 
+std::string subcommand_list() {
+  std::string out;
+  for (const auto& name : subcommand_names()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 // The options of a subcommand as the command-line splitter needs them.
 std::vector<roofprof::OptionShape> option_shapes(const CLI::App& sub) {
   std::vector<roofprof::OptionShape> out;
@@ -139,7 +145,7 @@ int main(int argc, char** argv) {
       throw roofprof::UserError(
           "unknown subcommand '" + word + "'" +
           roofprof::did_you_mean_phrase(roofprof::did_you_mean(word, subcommand_names())) +
-          "; subcommands: run, symbols, survey, report, events, doctor, ceilings, selftest (see roofprof --help)");
+          "; subcommands: " + subcommand_list() + " (see roofprof --help)");
     }
     if (!top_level && !cmd) {
       cmd = find_subcommand("run");

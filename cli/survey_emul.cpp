@@ -43,6 +43,17 @@ std::vector<probes::PlannedProbe> plan_probes(probes::Planner& planner, const re
   return emulation_probes(planner);
 }
 
+// The regions with an IFUNC site (left out of the emulated run: emulation_probes), by name.
+std::string ifunc_regions(const probes::Planner& planner) {
+  std::string out;
+  for (const auto& info : planner.regions()) {
+    bool ifunc = false;
+    for (const auto& site : info.sites) ifunc |= site.ifunc;
+    if (ifunc) out += (out.empty() ? "" : ", ") + info.name;
+  }
+  return out;
+}
+
 emul::Options emulation_options(const SurveyEmulation& how, const probes::Planner& planner,
                                 regions::SelfCounts& self) {
   emul::Options eo;
@@ -98,7 +109,9 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
   std::error_code ec;
   const auto exe = std::filesystem::canonical(runnable_program(argv.at(0)), ec).string();
   auto probes = plan_probes(planner, *run.survey, exe);
-  for (auto& w : emulation_left_out(planner)) run.warnings.push_back(std::move(w));
+  if (auto ifuncs = ifunc_regions(planner); !ifuncs.empty())
+    run.warnings.push_back("IFUNC definitions left out of the emulated run (the emulator would time only their "
+                           "resolvers; `roofprof run` measures them in-process): " + ifuncs);
   regions::SelfCounts self;
   emul::Options eo = emulation_options(how, planner, self);
   if (!how.quiet)

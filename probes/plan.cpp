@@ -68,9 +68,9 @@ regions::RegionId Planner::region_for(size_t spec_index, const std::string& name
 
 std::string ifunc_note(const PlannedProbe& p, std::string_view mechanism) {
   return fmt::format("{} in {} is an IFUNC (the dynamic linker chooses its implementation when the program runs): "
-                     "{} would time only its resolver, so {} leave it out; the in-process agent measures its calls "
-                     "(the default mode, not --no-preload)",
-                     p.symbol, path_basename(p.module), mechanism, mechanism);
+                     "{} would time only its resolver, so it is not measured that way; the in-process agent measures "
+                     "its calls (the default mode, not --no-preload)",
+                     p.symbol, path_basename(p.module), mechanism);
 }
 
 void Planner::add_site(regions::RegionId id, SiteRole role, const std::string& module, uint64_t addr,

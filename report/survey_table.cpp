@@ -36,6 +36,7 @@ std::string render_survey_table(const result::Run& run) {
   for (const char* h : {"function", "module", "source", "probe"}) cols.push_back({h, Align::Left});
   TextTable t(std::move(cols));
   size_t rank = 0;
+  bool variants = false;
   for (const auto& f : s.functions) {
     std::vector<std::string> row{std::to_string(++rank), sampled(f.self_samples, s.period_s),
                                  share(f.self_samples, s.samples), sampled(f.total_samples, s.period_s),
@@ -45,7 +46,8 @@ std::string render_survey_table(const result::Run& run) {
       row.push_back(flops_or_dash(f.region && *f.region < run.regions.size() ? run.regions[*f.region].flops
                                                                              : std::nullopt));
     }
-    row.push_back(f.name);
+    row.push_back(f.variant_of ? f.name + " [variant of " + *f.variant_of + "]" : f.name);
+    variants |= f.variant_of.has_value();
     row.push_back(f.module.empty() ? "-" : base_name(f.module));
     row.push_back(f.source.value_or("-"));
     row.push_back(f.probe);
@@ -55,7 +57,11 @@ std::string render_survey_table(const result::Run& run) {
                                 "estimates (~){}\n",
                                 s.samples, s.event, format_seconds(s.period_s), s.lost,
                                 emulated ? ", W exact (emulated run; W total: inclusive of callees)" : "");
-  return out + t.render();
+  out += t.render();
+  if (variants)
+    out += "[variant of F]: not sampled; the CPU-dispatch variant of F that the program ran under emulation, whose "
+           "CPU differs from this one (docs/survey.md)\n";
+  return out;
 }
 
 }  // namespace roofprof::report

@@ -208,6 +208,7 @@ Survey read_survey(const JsonNode& n) {
       JsonNode lb(b, bytes.path() + "." + level);
       x.self_bytes[level] = Bytes{lb.member("read").amount_or_null(), lb.member("write").amount_or_null()};
     }
+    if (f.has("variant_of")) x.variant_of = f.member("variant_of").string();  // optional member
     s.functions.push_back(std::move(x));
   }
   return s;

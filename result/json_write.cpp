@@ -185,6 +185,7 @@ J survey_json(const Survey& s) {
       bytes[level] = J{{"read", finite_or_null<J>(b.read, "survey.self_bytes")},
                        {"write", finite_or_null<J>(b.write, "survey.self_bytes")}};
     o["self_bytes"] = std::move(bytes);
+    if (f.variant_of) o["variant_of"] = *f.variant_of;  // optional member
     functions.push_back(std::move(o));
   }
   return J{{"event", s.event}, {"period_s", finite(s.period_s, "survey.period_s")}, {"samples", s.samples},

@@ -163,6 +163,9 @@ struct SurveyFunction {
   // called (regions/self_counts.hpp); null otherwise.
   std::optional<double> self_flops, self_instructions;
   std::map<std::string, Bytes> self_bytes;  // L1, L2, L3, DRAM; empty when not emulated
+  // A CPU-dispatch variant of this sampled function (survey/variants.hpp), listed because the
+  // emulated run reached it; null for the functions sampled or seen in call chains.
+  std::optional<std::string> variant_of;
   bool operator==(const SurveyFunction&) const = default;
 };
 

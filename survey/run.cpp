@@ -29,6 +29,7 @@ SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz
     ::waitpid(pid, nullptr, 0);
     throw;
   }
+  out.samples.user_only = sampler->user_only();
   const int64_t start_ns = monotonic_ns();
   ::kill(pid, SIGCONT);
   supervisor::Child child(pid, policy);

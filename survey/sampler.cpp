@@ -94,7 +94,14 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz) {
   const size_t page = size_t(::sysconf(_SC_PAGESIZE));
   for (int cpu = 0; cpu < cpus; ++cpu) {
     perf_event_attr a = sampling_attr(rate_hz);
+    a.exclude_kernel = user_only_;
     int fd = counters::perf_event_open_fd(a, pid, cpu, -1);
+    if (fd < 0 && (errno == EACCES || errno == EPERM) && !user_only_) {
+      // perf_event_paranoid 2 lets an ordinary user sample their own program's user space only.
+      user_only_ = true;
+      a.exclude_kernel = 1;
+      fd = counters::perf_event_open_fd(a, pid, cpu, -1);
+    }
     if (fd < 0 && errno == ENODEV) continue;  // an offline CPU
     if (fd < 0)
       throw UserError(fmt::format("cannot sample the program (perf_event_open cpu-clock on CPU {}: {}); run "

@@ -29,6 +29,9 @@ struct Samples {
   std::vector<Mapping> mappings;  // in the order the program mapped them
   uint64_t lost = 0;              // samples the kernel dropped (ring buffer full)
   double period_s = 0;            // CPU time each sample stands for
+  // The kernel's part was not sampled: an ordinary user where perf_event_paranoid is 2 may
+  // sample user space only. Time in system calls is then in no sample.
+  bool user_only = false;
 };
 
 class Sampler {
@@ -41,8 +44,10 @@ class Sampler {
   Sampler& operator=(const Sampler&) = delete;
   // Reads what the ring buffer holds into `out` (call it often enough not to lose samples).
   void drain(Samples& out);
+  bool user_only() const { return user_only_; }
 
  private:
+  bool user_only_ = false;
   struct Ring;
   std::vector<std::unique_ptr<Ring>> rings_;  // one per CPU
 };

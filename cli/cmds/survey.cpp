@@ -15,6 +15,7 @@
 #include "survey/profile.hpp"
 #include "survey/run.hpp"
 #include "survey/select.hpp"
+#include "survey/variants.hpp"
 
 namespace roofprof::cli {
 
@@ -48,6 +49,10 @@ result::Run survey_header(const SurveyOptions& o, const survey::SampledRun& samp
   res.exit_status = sampled.exit_status;
   res.term_signal = sampled.term_signal;
   res.complete = sampled.complete;
+  if (sampled.samples.user_only)
+    res.warnings.push_back("the kernel's part of the run was not sampled (perf_event_paranoid lets an ordinary "
+                           "user sample user space only): time in system calls is in no function; as root, or with "
+                           "kernel.perf_event_paranoid = 1, it is [kernel]");
   if (sampled.samples.lost)
     res.warnings.push_back(fmt::format("{} samples were lost (the ring buffer was full): times are low", sampled.samples.lost));
   return res;
@@ -76,8 +81,11 @@ int run(const SurveyOptions& o) {
   symbolizer::ElfCache cache;
   res.survey = survey::build_survey(sampled.samples, cache);
   std::string error;
-  if (emul && sampled.complete && !supervisor::interrupted())
+  if (emul && sampled.complete && !supervisor::interrupted()) {
+    survey::add_dispatch_variants(*res.survey, cache);
     error = emulate_survey(o.command, {o.cache_sim, o.quiet}, res);
+    survey::drop_unreached_variants(*res.survey);
+  }
   survey::Selection sel;
   sel.top = o.top;
   sel.min_percent = o.min_percent;

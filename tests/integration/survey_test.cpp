@@ -58,6 +58,78 @@ TEST(Survey, EmulatedGivesExactWork) {
   EXPECT_LT(by["main"]["self_flops"].get<double>(), 10);
 }
 
+// A kernel chosen by CPUID: natively kernel_ZEN on an AMD CPU, under valgrind (whose CPUID
+// shows an Intel CPU) kernel_HASWELL. Whichever the native run sampled, the emulated run's W
+// lands on the one that ran, listed as a variant of the sampled one when they differ.
+TEST(Survey, EmulatedWorkOfTheKernelVariantTheCpuChose) {
+  Sandbox sb;
+  auto r = sb.roofprof({"survey", "--backend", "emul", "-q", "--no-cache-sim", "-o", "s.json", "--",
+                        fixture("run_dispatch"), "3"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  const auto& top = doc["survey"]["functions"][0];
+  EXPECT_EQ(top["name"], "kernel_HASWELL") << r.diag();
+  EXPECT_EQ(top["self_flops"].get<double>(), 6e6) << r.diag();
+  ASSERT_FALSE(top["region"].is_null());
+  EXPECT_EQ(doc["regions"][top["region"].get<size_t>()]["flops"].get<double>(), 6e6);
+  auto by = functions_of(doc);
+  __builtin_cpu_init();
+  if (__builtin_cpu_is("amd")) {  // sampled natively: kernel_ZEN, never run under valgrind
+    ASSERT_TRUE(top.contains("variant_of")) << r.diag();
+    EXPECT_EQ(top["variant_of"], "kernel_ZEN");
+    EXPECT_EQ(top["self_samples"].get<double>(), 0);
+    EXPECT_NE(r.out.find("kernel_HASWELL [variant of kernel_ZEN]"), std::string::npos) << r.diag();
+    ASSERT_TRUE(by.count("kernel_ZEN")) << r.diag();
+    EXPECT_GT(by["kernel_ZEN"]["self_samples"].get<double>(), 0);
+    EXPECT_TRUE(by["kernel_ZEN"]["self_flops"].is_null()) << "not reached under emulation: nothing measured";
+  } else {
+    EXPECT_FALSE(top.contains("variant_of")) << r.diag();
+  }
+}
+
+// Most users are not root: where perf_event_paranoid is 2 they may sample their program's user
+// space only, which is where its kernels are.
+TEST(Survey, AsAnOrdinaryUser) {
+  Sandbox sb;
+  RunOptions ro;
+  ro.unprivileged = true;
+  auto r = sb.roofprof({"survey", "--backend", "emul", "--no-cache-sim", "-o", "s.json", "--",
+                        fixture("run_three_kernels"), "20"}, ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  const auto& fs = doc["survey"]["functions"];
+  ASSERT_GE(fs.size(), 3u) << r.diag();
+  EXPECT_EQ(fs[0]["name"], "kernel_big") << r.diag();
+  EXPECT_EQ(fs[0]["self_flops"].get<double>(), 20 * 1.2e6) << r.diag();
+  auto by = functions_of(doc);
+  EXPECT_GT(by["kernel_big"]["self_samples"].get<double>(), by["kernel_mid"]["self_samples"].get<double>());
+  if (::geteuid() == 0 && read_text("/proc/sys/kernel/perf_event_paranoid").rfind("2", 0) == 0)
+    EXPECT_NE(r.err.find("the kernel's part of the run was not sampled"), std::string::npos) << r.diag();
+}
+
+// Issue 19's command as a numpy user types it, as an ordinary user: the top function by W is
+// OpenBLAS's dgemm kernel (under valgrind the variant OpenBLAS chooses for the Intel CPU valgrind
+// shows, listed for the one sampled natively), with W = 2n^3 within 1% (OpenBLAS also scales C).
+TEST(Survey, NumpyMatmulTopFunctionIsTheOpenBlasKernel) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/numpy")) GTEST_SKIP() << "python3-numpy is not installed";
+  Sandbox sb;
+  RunOptions ro;
+  ro.unprivileged = true;
+  ro.timeout = 300s;
+  auto r = sb.roofprof({"survey", "--backend", "emul", "-o", "s.json", "--", "/usr/bin/python3", "-c",
+                        "import numpy as np; a=np.ones((300,300)); a@a"}, ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  const auto& top = doc["survey"]["functions"][0];
+  EXPECT_EQ(top["name"].get<std::string>().rfind("dgemm_kernel_", 0), 0u) << r.out;
+  EXPECT_NE(top["module"].get<std::string>().find("openblas"), std::string::npos) << r.out;
+  const double n = 300, w = top["self_flops"].get<double>();
+  EXPECT_NEAR(w, 2 * n * n * n, 0.01 * 2 * n * n * n) << r.out;
+  ASSERT_FALSE(top["region"].is_null());
+  const json& reg = doc["regions"][top["region"].get<size_t>()];
+  EXPECT_GT(reg["bytes"]["L1"]["read"].get<double>(), 0) << "cache simulation on: Q measured";
+}
+
 TEST(Survey, RegionsFromASurveyFile) {
   Sandbox sb;
   auto s = sb.roofprof({"survey", "-n", "3", "-o", "s.json", "--", fixture("run_three_kernels"), "20"});
