@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 19's goal for `roofprof survey`: sampling costs at most 5% of the bare run at the default
+# rate (1 kHz cpu-clock). Each workload runs bare and under `roofprof survey`, interleaved within
+# each repeat; wall seconds, median of REPEATS (default 5):
+#   program under sampling  the program's own wall time from exec to exit as the survey measured it
+#                           (the result's wall_time_s): what sampling costs the program
+#   whole survey            the whole command, roofprof's start, symbolization and table included
+#
+#   bench/survey/overhead.sh BUILD_DIR [REPEATS]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:?usage: overhead.sh BUILD_DIR [REPEATS]}" && pwd)
+repeats=${2:-5}
+roof="$build/bin/roofprof"
+[ -x "$roof" ] || { echo "build roofprof first (no $roof)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gcc -O2 -o "$tmp/libs" "$here/../emul/libs.c" -lopenblas -lfftw3
+export OPENBLAS_NUM_THREADS=1
+
+now() { date +%s.%N; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
+row() {  # name command...
+  local name=$1
+  shift
+  local bare=() sampled=() whole=() s e
+  for _ in $(seq "$repeats"); do
+    s=$(now); "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; e=$(now)
+    bare+=("$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')")
+    s=$(now)
+    "$roof" survey -q -o "$tmp/s.json" -- "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    e=$(now)
+    whole+=("$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')")
+    sampled+=("$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["wall_time_s"])' "$tmp/s.json")")
+  done
+  local b p w
+  b=$(median "${bare[@]}"); p=$(median "${sampled[@]}"); w=$(median "${whole[@]}")
+  echo "| $name | $b | $p | $(ratio "$p" "$b") | $w | $(ratio "$w" "$b") |"
+}
+
+echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, median of $repeats, wall seconds, sampling at the default 1 kHz"
+echo
+echo "| workload | bare | program under sampling | ratio (goal <= 1.05) | whole survey | ratio |"
+echo "|---|---:|---:|---:|---:|---:|"
+row "OpenBLAS dgemm_ n=1000, 10 calls" "$tmp/libs" dgemm 1000 10
+row "FFTW 1D complex n=4096, 40000 calls" "$tmp/libs" fftw 4096 40000
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  row "numpy: import, 1000x1000 a@a twice" /usr/bin/python3 -c 'import numpy as np; a=np.ones((1000,1000)); b=a@a; c=b@a'
+fi
