@@ -11,6 +11,7 @@
 
 #include "common/error.hpp"
 #include "report/format.hpp"
+#include "report/svg.hpp"
 #include "report/vector_share.hpp"
 #include "symbolizer/elf_file.hpp"
 
@@ -84,16 +85,29 @@ std::vector<std::string> levels_of(const std::vector<result::AnnotatedInstructio
   return out;
 }
 
+struct Insn {  // one instruction: its counts and its disassembly
+  const result::AnnotatedInstruction* a = nullptr;
+  std::string text;
+};
+
 struct Line {  // one source line of one function, its instructions in address order
   std::string source;
   Counts counts;
-  std::vector<const result::AnnotatedInstruction*> insns;
+  std::vector<Insn> insns;
 };
 
 struct Function {
   std::string name, module;
   Counts counts;
   std::vector<Line> lines;  // in the order of their first instruction
+};
+
+// What both renderings show: the region's instructions by function and source line.
+struct AnnotationView {
+  std::vector<Function> functions;
+  double total_flops = 0;
+  std::vector<std::string> levels;  // simulated levels below L1
+  bool partial = false;             // some instruction's counts are partly in the totals only
 };
 
 std::vector<Function> by_function_and_line(const std::vector<result::AnnotatedInstruction>& insns,
@@ -114,10 +128,54 @@ std::vector<Function> by_function_and_line(const std::vector<result::AnnotatedIn
     auto [li, new_line] = line_index.try_emplace({fi->second, source}, f.lines.size());
     if (new_line) f.lines.push_back(Line{source, {}, {}});
     f.lines[li->second].counts.add(a);
-    f.lines[li->second].insns.push_back(&a);
+    f.lines[li->second].insns.push_back(Insn{&a, ""});
   }
   return out;
 }
+
+const result::Region& annotated_region(const result::Run& run, const std::string& file, const std::string& name) {
+  const result::Region* region = nullptr;
+  std::string names;
+  for (const auto& r : run.regions) {
+    if (r.name == name) region = &r;
+    names += (names.empty() ? "" : ", ") + r.name;
+  }
+  if (!region) throw UserError(fmt::format("{} has no region '{}' (its regions: {})", file, name, names));
+  if (region->annotation.empty())
+    throw UserError(fmt::format("{} has no counts per instruction for '{}': run it with roofprof run --annotate "
+                                "(emulated run: --backend emul, or auto without hardware counters)",
+                                file, name));
+  return *region;
+}
+
+AnnotationView build_view(const result::Region& region, bool att) {
+  AnnotationView v;
+  std::map<std::string, std::shared_ptr<symbolizer::ElfFile>> files;
+  v.functions = by_function_and_line(region.annotation, files);
+  v.levels = levels_of(region.annotation);
+  const Disassembler dis(att);
+  for (auto& f : v.functions) {
+    v.total_flops += f.counts.flops;
+    std::ifstream code(f.module, std::ios::binary);  // the function's bytes, read once per function
+    for (auto& line : f.lines)
+      for (auto& insn : line.insns) {
+        v.partial = v.partial || insn.a->partial;
+        const auto bytes = code_at(*files[f.module], code, insn.a->address, insn.a->length);
+        insn.text = bytes.empty() ? "(not in the file)" : dis.text(bytes, insn.a->address);
+      }
+  }
+  return v;
+}
+
+Counts counts_of(const result::AnnotatedInstruction& a) {
+  Counts c;
+  c.add(a);
+  return c;
+}
+
+constexpr const char* kPartialNote =
+    "part of this instruction's accesses or iterations depend on a condition (masked or REP): they are counted in "
+    "the region's totals, not on its line";
 
 std::string share(double part, double whole) {
   return whole > 0 ? fmt::format("{:5.1f}%", 100 * part / whole) : "    -";
@@ -139,50 +197,74 @@ std::string row(const std::string& w_share, const Counts& c, const std::vector<s
 
 std::string render_annotation(const result::Run& run, const std::string& file, const std::string& name,
                               const AnnotateOptions& options) {
-  const result::Region* region = nullptr;
-  std::string names;
-  for (const auto& r : run.regions) {
-    if (r.name == name) region = &r;
-    names += (names.empty() ? "" : ", ") + r.name;
-  }
-  if (!region) throw UserError(fmt::format("{} has no region '{}' (its regions: {})", file, name, names));
-  if (region->annotation.empty())
-    throw UserError(fmt::format("{} has no counts per instruction for '{}': run it with roofprof run --annotate "
-                                "(emulated run: --backend emul, or auto without hardware counters)",
-                                file, name));
-  std::map<std::string, std::shared_ptr<symbolizer::ElfFile>> files;
-  const std::vector<Function> functions = by_function_and_line(region->annotation, files);
-  Counts total;
-  for (const auto& f : functions) total.flops += f.counts.flops;
-  const Disassembler dis(options.att);
+  const AnnotationView v = build_view(annotated_region(run, file, name), options.att);
   std::string out = fmt::format("{}: W {} flops in its own code, counted per instruction by the emulated run\n",
-                                name, format_si(total.flops, ""));
-  const std::vector<std::string> levels = levels_of(region->annotation);
+                                name, format_si(v.total_flops, ""));
   std::string simulated;
-  for (const auto& level : levels) simulated += fmt::format("  {:>9}", level + " r+w");
+  for (const auto& level : v.levels) simulated += fmt::format("  {:>9}", level + " r+w");
   out += fmt::format("  {:>6}  {:>8}  {:<22}  {:>9}  {:>9}{}  {:>12}  {}\n", "of W", "flops", "by width", "L1 read",
                      "L1 write", simulated, "executions", "source line / instruction");
-  bool partial = false;
-  for (const auto& f : functions) {
-    std::ifstream code(f.module, std::ios::binary);  // the function's bytes, read once per function
+  for (const auto& f : v.functions) {
     out += fmt::format("{} ({})\n", f.name, f.module);
-    out += row(share(f.counts.flops, total.flops), f.counts, levels, "all of " + f.name);
+    out += row(share(f.counts.flops, v.total_flops), f.counts, v.levels, "all of " + f.name);
     for (const auto& line : f.lines) {
-      out += row(share(line.counts.flops, total.flops), line.counts, levels, line.source);
-      for (const auto* a : line.insns) {
-        Counts c;
-        c.add(*a);
-        partial = partial || a->partial;
-        const auto bytes = code_at(*files[a->module], code, a->address, a->length);
-        const std::string text = bytes.empty() ? "(not in the file)" : dis.text(bytes, a->address);
-        out += row("", c, levels, fmt::format("    {:x}: {}", a->address, text));
-      }
+      out += row(share(line.counts.flops, v.total_flops), line.counts, v.levels, line.source);
+      for (const auto& insn : line.insns)
+        out += row("", counts_of(*insn.a), v.levels, fmt::format("    {:x}: {}", insn.a->address, insn.text));
     }
   }
-  if (partial)
-    out += "  * part of this instruction's accesses or iterations depend on a condition (masked or REP): "
-           "they are counted in the region's totals, not on its line\n";
+  if (v.partial) out += std::string("  * ") + kPartialNote + "\n";
   return out;
+}
+
+namespace {
+
+// One row of the HTML table; the share of W shades the row's first cell.
+std::string html_row(const char* cls, double of_w, const Counts& c, const std::vector<std::string>& levels,
+                     const std::string& what) {
+  std::string out = fmt::format("<tr class=\"{}\"><td class=\"num\" style=\"background:rgba(220,60,30,{:.2f})\">{}"
+                                "</td>",
+                                cls, std::clamp(of_w, 0.0, 1.0) * 0.6, of_w >= 0 ? fmt::format("{:.1f}%", 100 * of_w) : "");
+  auto num = [&out](const std::string& text) { out += "<td class=\"num\">" + xml_escape(text) + "</td>"; };
+  num(format_si(c.flops, ""));
+  out += "<td>" + xml_escape(width_shares_text(c.classes)) + "</td>";
+  num(format_si(c.read, "B"));
+  num(format_si(c.written, "B"));
+  for (const auto& level : levels) {
+    auto it = c.traffic.find(level);
+    num(it == c.traffic.end() ? "0 B" : format_si(it->second, "B"));
+  }
+  num(format_count(double(c.executions)));
+  return out + "<td>" + xml_escape(what + (c.partial ? " *" : "")) + "</td></tr>\n";
+}
+
+}  // namespace
+
+std::string annotation_html(const result::Region& region, const AnnotateOptions& options) {
+  const AnnotationView v = build_view(region, options.att);
+  auto part = [&v](double flops) { return v.total_flops > 0 ? flops / v.total_flops : -1.0; };
+  std::string out = "<section class=\"annotation\">\n<h2>" +
+                    xml_escape(fmt::format("{}: W {} flops in its own code, per source line and instruction "
+                                           "(emulated run, roofprof run --annotate)",
+                                           region.name, format_si(v.total_flops, ""))) +
+                    "</h2>\n<table class=\"annotation\">\n<thead><tr>";
+  std::vector<std::string> heads{"of W", "flops", "by width", "L1 read", "L1 write"};
+  for (const auto& level : v.levels) heads.push_back(level + " r+w");
+  heads.insert(heads.end(), {"executions", "source line / instruction"});
+  for (const auto& h : heads) out += "<th>" + xml_escape(h) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& f : v.functions) {
+    out += html_row("function", part(f.counts.flops), f.counts, v.levels, f.name + " (" + f.module + ")");
+    for (const auto& line : f.lines) {
+      out += html_row("line", part(line.counts.flops), line.counts, v.levels, line.source);
+      for (const auto& insn : line.insns)
+        out += html_row("insn", part(insn.a->flops), counts_of(*insn.a), v.levels,
+                        fmt::format("{:x}: {}", insn.a->address, insn.text));
+    }
+  }
+  out += "</tbody>\n</table>\n";
+  if (v.partial) out += std::string("<p class=\"note\">* ") + xml_escape(kPartialNote) + "</p>\n";
+  return out + "</section>\n";
 }
 
 }  // namespace roofprof::report

@@ -18,4 +18,8 @@ struct AnnotateOptions {
 std::string render_annotation(const result::Run& run, const std::string& file, const std::string& name,
                               const AnnotateOptions& options);
 
+// The same for the HTML report: a <section> with the table, each row's first cell shaded by its
+// share of the region's W. `region` must have an annotation.
+std::string annotation_html(const result::Region& region, const AnnotateOptions& options);
+
 }  // namespace roofprof::report

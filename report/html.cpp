@@ -22,6 +22,12 @@ ul.notes{font-size:12px;color:#444}
 #tip{position:absolute;display:none;background:#fffff0;border:1px solid #999;padding:6px 8px;
 font-size:12px;white-space:pre;pointer-events:none;box-shadow:2px 2px 4px rgba(0,0,0,.2)}
 .point{cursor:default}
+h2{font-size:15px;font-weight:normal;margin-top:28px}
+table.annotation td{padding:1px 8px;border-bottom:none}
+table.annotation th{cursor:default}
+tr.function td{font-weight:bold;border-top:1px solid #bbb}
+tr.insn td:last-child{font-family:monospace;padding-left:28px;color:#444}
+p.note{font-size:12px;color:#444}
 </style>
 )";
 
@@ -101,7 +107,7 @@ std::string notes_html(const Model& m, const Figure& f) {
 
 }  // namespace
 
-std::string render_html(const Model& m, const Figure& f) {
+std::string render_html(const Model& m, const Figure& f, const std::vector<std::string>& sections) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<title>" + xml_escape("roofprof: " + f.title) + "</title>\n";
   out += kStyle;
@@ -110,6 +116,7 @@ std::string render_html(const Model& m, const Figure& f) {
   out += render_svg(f, SvgOptions{false});
   out += table_html(m);
   out += notes_html(m, f);
+  for (const auto& section : sections) out += section;
   out += "<div id=\"tip\"></div>\n";
   out += kScript;
   out += "</body>\n</html>\n";

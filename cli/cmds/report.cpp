@@ -11,7 +11,9 @@
 #include "common/output_file.hpp"
 #include "report/export.hpp"
 #include "report/figure.hpp"
+#include "report/annotate.hpp"
 #include "report/html.hpp"
+#include "report/svg.hpp"
 #include "report/merge.hpp"
 #include "report/model.hpp"
 #include "report/pair.hpp"
@@ -70,6 +72,21 @@ void apply_group_by(const std::string& how, std::vector<report::Input>& inputs) 
   throw UserError("--group-by " + how + ": expected args (the default) or none");
 }
 
+// The HTML report's annotation sections: each region of each file that has counts per
+// instruction (run --annotate), in Intel syntax.
+std::vector<std::string> annotations(const std::vector<report::Input>& inputs, bool compare) {
+  std::vector<std::string> out;
+  for (const auto& in : inputs)
+    for (const auto& r : in.run.regions)
+      if (!r.annotation.empty()) {
+        std::string section = report::annotation_html(r, {});
+        if (compare || inputs.size() > 1)
+          section.insert(section.find("<h2>") + 4, report::xml_escape(in.label) + ": ");
+        out.push_back(std::move(section));
+      }
+  return out;
+}
+
 int run(const ReportOptions& o) {
   // Outputs first, then every input: a bad path or file stops the command before anything is
   // printed or written.
@@ -108,7 +125,7 @@ int run(const ReportOptions& o) {
     write_output(target, render(), what);
   };
   out(o.svg, "SVG file", [&] { return report::render_svg(figure); });
-  out(o.html, "HTML file", [&] { return report::render_html(model, figure); });
+  out(o.html, "HTML file", [&] { return report::render_html(model, figure, annotations(inputs, o.compare)); });
   out(o.csv, "CSV file", [&] { return report::render_csv(model); });
   out(o.json, "JSON file", [&] { return report::report_json(model).dump(2) + "\n"; });
   if (stdout_taken) return 0;

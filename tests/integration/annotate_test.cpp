@@ -54,6 +54,31 @@ TEST(Annotate, DaxpyWorkIsOnTheLoopLineAndItsVectorInstructions) {
   EXPECT_NE(att.out.find("vfmadd213pd (%"), std::string::npos) << att.out;
 }
 
+// The HTML report shows each annotated region's table: the loop's line holds all of W, the FMA
+// its 4000 flops; a result without counts per instruction has no such section.
+TEST(Annotate, HtmlReportHasTheAnnotationOfEachAnnotatedRegion) {
+  Sandbox sb;
+  auto run = sb.roofprof({"run", "-q", "--backend", "emul", "--no-cache-sim", "--annotate", "-r", "daxpy", "-o",
+                          "a.json", "--", fixture("emul_kernels_O3_avx2_fma"), "counts"});
+  ASSERT_EQ(run.exit_code(), 0) << run.diag();
+  auto rep = sb.roofprof({"report", "a.json", "--html", "a.html"});
+  ASSERT_EQ(rep.exit_code(), 0) << rep.diag();
+  const std::string html = read_text(sb.path("a.html"));
+  ASSERT_NE(html.find("<section class=\"annotation\">"), std::string::npos);
+  const std::string loop = line_with(html, ">kernels.c:" + std::to_string(daxpy_line()) + "<");
+  EXPECT_NE(loop.find(">100.0%<"), std::string::npos) << loop;
+  EXPECT_NE(loop.find(">4.01 k<"), std::string::npos) << loop;
+  const std::string fma = line_with(html, "vfmadd213pd ymm");
+  EXPECT_NE(fma.find(">4.00 k<"), std::string::npos) << fma;
+  EXPECT_NE(fma.find("class=\"insn\""), std::string::npos) << fma;
+
+  auto plain = sb.roofprof({"run", "-q", "--backend", "emul", "--no-cache-sim", "-r", "daxpy", "-o", "p.json", "--",
+                            fixture("emul_kernels_O3_avx2_fma"), "counts"});
+  ASSERT_EQ(plain.exit_code(), 0) << plain.diag();
+  ASSERT_EQ(sb.roofprof({"report", "p.json", "--html", "p.html"}).exit_code(), 0);
+  EXPECT_EQ(read_text(sb.path("p.html")).find("class=\"annotation\""), std::string::npos);
+}
+
 // With cache simulation each instruction also gets the traffic below L1 that its accesses caused
 // in the simulator; over the region's instructions it adds up to the region's, level by level.
 TEST(Annotate, SimulatedTrafficPerInstructionAddsUpToTheRegion) {
