@@ -198,7 +198,7 @@ Survey read_survey(const JsonNode& n) {
     if (!f.member("source").is_null()) x.source = f.member("source").string();
     x.self_samples = f.member("self_samples").count();
     x.total_samples = f.member("total_samples").count();
-    x.probe = f.member("probe").one_of({"patch", "breakpoint", "agent", "none"});
+    x.probe = f.member("probe").one_of({"patch", "breakpoint", "agent", "inlined", "none"});
     if (!f.member("region").is_null()) x.region = f.member("region").count();
     x.self_flops = f.member("self_flops").amount_or_null();
     x.self_instructions = f.member("self_instructions").amount_or_null();

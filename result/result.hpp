@@ -157,7 +157,9 @@ struct SurveyFunction {
   std::optional<std::string> source;  // "file:line" of the entry; null without DWARF
   uint64_t self_samples = 0;          // samples whose instruction was in it
   uint64_t total_samples = 0;         // samples with it in the call chain (frame pointers) or as the instruction
-  std::string probe;                  // how a region of it is measured: "patch", "breakpoint", "agent", "none"
+  // How a region of it is measured: "patch", "breakpoint", "agent", "inlined" (its inlined copies,
+  // by breakpoints at their edges: no out-of-line code was sampled), "none".
+  std::string probe;
   std::optional<uint64_t> region;     // index in Run::regions of its exact W and Q (--backend emul)
   // --backend emul: W, instructions and Q of its own code, outside the surveyed functions it
   // called (regions/self_counts.hpp); null otherwise.

@@ -9,6 +9,7 @@
 
 #include "probes/entry_patch.hpp"
 #include "probes/plan.hpp"
+#include "symbolizer/inlined.hpp"
 
 namespace roofprof::survey {
 
@@ -23,6 +24,37 @@ struct Where {
   Key key;
   const symbolizer::Symbol* symbol = nullptr;
   std::shared_ptr<symbolizer::ElfFile> elf;
+  uint64_t vaddr = 0;  // link-time address in `elf`
+};
+
+// The inlined copies of one module (DWARF) by where they begin, to find the innermost copy
+// holding an address: nested copies begin no earlier than the ones holding them, so the
+// containing range that begins last is the innermost.
+class InlinedIndex {
+ public:
+  explicit InlinedIndex(const symbolizer::ElfFile& elf) {
+    for (const auto& copy : elf.inlined())
+      for (const auto& r : copy.ranges) ranges_.push_back({r.begin, r.end, &copy});
+    std::sort(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;  // the outer first when both begin there
+    });
+  }
+  const symbolizer::InlinedCopy* innermost(uint64_t vaddr) const {
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), vaddr,
+                               [](uint64_t v, const Range& r) { return v < r.begin; });
+    while (it != ranges_.begin()) {
+      --it;
+      if (vaddr < it->end) return it->copy;
+    }
+    return nullptr;
+  }
+
+ private:
+  struct Range {
+    uint64_t begin, end;
+    const symbolizer::InlinedCopy* copy;
+  };
+  std::vector<Range> ranges_;
 };
 
 class Resolver {
@@ -40,9 +72,10 @@ class Resolver {
     for (const auto& seg : elf->segments()) {
       if (!seg.exec || file_offset < seg.offset || file_offset >= seg.offset + seg.filesz) continue;
       const symbolizer::Symbol* s = elf->function_at(file_offset - seg.offset + seg.vaddr);
-      if (s) return Where{{m->path, s->value}, s, elf};
+      const uint64_t vaddr = file_offset - seg.offset + seg.vaddr;
+      if (s) return Where{{m->path, s->value}, s, elf, vaddr};
     }
-    return Where{{m->path, 0}, nullptr, elf};
+    return Where{{m->path, 0}, nullptr, elf, 0};
   }
 
  private:
@@ -58,6 +91,35 @@ class Resolver {
   }
   const std::vector<Mapping>& maps_;
   symbolizer::ElfCache& cache_;
+};
+
+// A function inlined where a sample fell: its key (module, and its name after a marker that no
+// link-time address has) and its row.
+struct Inlined {
+  Key key;
+  result::SurveyFunction row;
+};
+
+class InlinedResolver {
+ public:
+  std::optional<Inlined> at(const Where& w) {
+    if (!w.elf || !w.symbol) return std::nullopt;
+    auto& index = indexes_[w.elf->path()];
+    if (!index) index = std::make_unique<InlinedIndex>(*w.elf);
+    const symbolizer::InlinedCopy* copy = index->innermost(w.vaddr);
+    if (!copy) return std::nullopt;
+    Inlined out;
+    out.key = {w.key.first + "\n" + copy->origin.name, 0};
+    out.row.name = copy->origin.short_name.empty() ? copy->origin.name : copy->origin.short_name;
+    out.row.symbol = copy->origin.name;
+    out.row.module = w.key.first;
+    if (!copy->ranges.empty()) out.row.source = w.elf->source_of(copy->ranges.front().begin);
+    out.row.probe = "inlined";
+    return out;
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<InlinedIndex>> indexes_;
 };
 
 std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
@@ -103,14 +165,22 @@ result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache)
     if (it == functions.end()) it = functions.emplace(w.key, describe(w)).first;
     return it->second;
   };
+  InlinedResolver inlined;
   for (const Sample& s : samples.samples) {
     auto leaf = resolve.at(s.pid, s.ip);
     if (!leaf) leaf = Where{{"", 1}, nullptr, nullptr};  // code in no file: JIT, vdso
     std::set<Key> seen{leaf->key};
-    result::SurveyFunction& self = count(*leaf);
-    if (leaf->key == Key{"", 1}) self.name = "[anonymous code]";
-    ++self.self_samples;
-    ++self.total_samples;
+    result::SurveyFunction& holder = count(*leaf);
+    if (leaf->key == Key{"", 1}) holder.name = "[anonymous code]";
+    ++holder.total_samples;
+    // In an inlined copy (DWARF): the sample is that function's own time, its holder's total.
+    if (auto in = inlined.at(*leaf)) {
+      auto it = functions.try_emplace(in->key, std::move(in->row)).first;
+      ++it->second.self_samples;
+      ++it->second.total_samples;
+    } else {
+      ++holder.self_samples;
+    }
     for (uint64_t ret : s.callers) {
       auto caller = resolve.at(s.pid, ret - 1);  // the call instruction, not the one after it
       if (!caller || !caller->symbol) break;     // the frame-pointer chain went astray

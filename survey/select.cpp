@@ -31,7 +31,8 @@ void select_functions(result::Survey& s, const Selection& sel) {
 }
 
 bool probeable(const result::SurveyFunction& f) {
-  return !f.symbol.empty() && (f.probe == "patch" || f.probe == "breakpoint" || f.probe == "agent");
+  return !f.symbol.empty() &&
+         (f.probe == "patch" || f.probe == "breakpoint" || f.probe == "agent" || f.probe == "inlined");
 }
 
 std::vector<std::string> regions_from(const result::Run& run, const std::string& path) {

@@ -130,6 +130,32 @@ TEST(Survey, NumpyMatmulTopFunctionIsTheOpenBlasKernel) {
   EXPECT_GT(reg["bytes"]["L1"]["read"].get<double>(), 0) << "cache simulation on: Q measured";
 }
 
+// -O2 inlines scale_add into main's loop (no out-of-line copy): its samples are its own (DWARF's
+// inlined copies), main holds them in its total only; under emulation its copies are a region
+// with exact W, 2n per call, 10 calls; main's own W is the 10 adds of `0.5 + r`.
+TEST(Survey, InlinedFunctionIsItsOwnRow) {
+  Sandbox sb;
+  auto r = sb.roofprof({"survey", "-q", "-o", "s.json", "--", fixture("real_inlined"), "3000000"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  auto by = functions_of(load_result(r, "s.json"));
+  ASSERT_TRUE(by.count("scale_add") && by.count("main")) << r.out;
+  EXPECT_EQ(by["scale_add"]["probe"], "inlined");
+  EXPECT_TRUE(by["scale_add"]["address"].is_null());
+  EXPECT_GT(by["scale_add"]["self_samples"].get<double>(), 4 * by["main"]["self_samples"].get<double>()) << r.out;
+  EXPECT_GE(by["main"]["total_samples"].get<double>(), by["scale_add"]["self_samples"].get<double>()) << r.out;
+
+  auto e = sb.roofprof({"survey", "--backend", "emul", "-q", "--no-cache-sim", "-o", "e.json", "--",
+                        fixture("real_inlined"), "300000"});
+  ASSERT_EQ(e.exit_code(), 0) << e.diag();
+  json doc = load_result(e, "e.json");
+  by = functions_of(doc);
+  ASSERT_TRUE(by.count("scale_add") && by.count("main")) << e.out;
+  EXPECT_EQ(by["scale_add"]["self_flops"].get<double>(), 2 * 300000 * 10);
+  EXPECT_EQ(doc["regions"][by["scale_add"]["region"].get<size_t>()]["calls"].get<double>(), 10);
+  EXPECT_EQ(by["main"]["self_flops"].get<double>(), 10);
+  EXPECT_EQ(doc["survey"]["functions"][0]["name"], "scale_add");
+}
+
 TEST(Survey, RegionsFromASurveyFile) {
   Sandbox sb;
   auto s = sb.roofprof({"survey", "-n", "3", "-o", "s.json", "--", fixture("run_three_kernels"), "20"});
