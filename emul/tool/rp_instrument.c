@@ -539,104 +539,11 @@ static void emit_departure_check(Ctx* c, IRSB* in)
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/*------------------------------------------------------------*/
-/*--- Guest-state writes nothing observes                  ---*/
-/*------------------------------------------------------------*/
-
-/* roofprof runs VEX at --vex-iropt-level=0, so that the tool sees every operation and load of the
-   guest code (docs/emulation.md); that also keeps every write of guest state (PUT), including the
-   ones a later PUT of the same superblock overwrites before anything reads them (the flags thunk
-   of almost every integer instruction, the instruction pointer). Once the costs are counted, such
-   PUTs go: a backward pass over the instrumented block, after which VEX's post-instrumentation
-   dead-code removal drops what only they used. A PUT stays when its bytes can be observed before
-   they are overwritten: read by a GET or GETI, at a side exit or the block's end, at a helper call
-   other than the simulator's (it might read guest state), and, for the stack pointer, frame
-   pointer and instruction pointer, at every memory access (a fault sees them exact: valgrind's
-   default precision, --vex-iropt-register-updates=unwindregs-at-mem-access). */
-#define RP_MAX_GUEST_STATE 4096
-
-static Bool is_sim_helper(const IRDirty* d)
-{
-   void* a = d->cee->addr;
-   return a == VG_(fnptr_to_fnentry)(rp_cache_load) || a == VG_(fnptr_to_fnentry)(rp_cache_store) ||
-          a == VG_(fnptr_to_fnentry)(rp_cache_store_nt) || a == VG_(fnptr_to_fnentry)(rp_annot_load) ||
-          a == VG_(fnptr_to_fnentry)(rp_annot_store) || a == VG_(fnptr_to_fnentry)(rp_annot_store_nt);
-}
-
-static void observe(UChar* over, Int size, Int off, Int len)
-{
-   if (off < 0) off = 0;
-   if (off + len > size) len = size - off;
-   if (len > 0) VG_(memset)(over + off, 0, len);
-}
-
-static void drop_overwritten_puts(IRSB* sb, const VexGuestLayout* layout)
-{
-   static UChar over[RP_MAX_GUEST_STATE]; /* byte b: written later before anything observes it */
-   Int size = layout->total_sizeB;
-   if (size <= 0 || size > RP_MAX_GUEST_STATE) return;
-   VG_(memset)(over, 0, size);
-   for (Int i = sb->stmts_used - 1; i >= 0; i--) {
-      IRStmt* st = sb->stmts[i];
-      Bool mem = False;
-      switch (st->tag) {
-         case Ist_Put: {
-            Int off = st->Ist.Put.offset;
-            Int len = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Put.data));
-            if (off < 0 || off + len > size) break;
-            Bool dead = True;
-            for (Int b = off; b < off + len; b++) dead = dead && over[b];
-            if (dead)
-               sb->stmts[i] = IRStmt_NoOp();
-            else
-               VG_(memset)(over + off, 1, len);
-            break;
-         }
-         case Ist_WrTmp: {
-            const IRExpr* e = st->Ist.WrTmp.data;
-            if (e->tag == Iex_Get) {
-               observe(over, size, e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty));
-            } else if (e->tag == Iex_GetI) {
-               const IRRegArray* a = e->Iex.GetI.descr;
-               observe(over, size, a->base, a->nElems * sizeofIRType(a->elemTy));
-            } else if (e->tag == Iex_Load) {
-               mem = True;
-            }
-            break;
-         }
-         case Ist_PutI: /* writes somewhere in its array: neither overwrites nor observes */
-         case Ist_IMark:
-         case Ist_NoOp:
-         case Ist_AbiHint:
-            break;
-         case Ist_Store:
-         case Ist_StoreG:
-         case Ist_LoadG:
-         case Ist_CAS:
-         case Ist_LLSC:
-            mem = True;
-            break;
-         case Ist_Dirty:
-            if (is_sim_helper(st->Ist.Dirty.details)) mem = True;
-            else VG_(memset)(over, 0, size);
-            break;
-         default: /* Exit, MBE and anything else: all of the state is observed */
-            VG_(memset)(over, 0, size);
-            break;
-      }
-      if (mem) {
-         observe(over, size, layout->offset_SP, layout->sizeof_SP);
-         observe(over, size, layout->offset_FP, layout->sizeof_FP);
-         observe(over, size, layout->offset_IP, layout->sizeof_IP);
-      }
-   }
-}
-
 IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGuestLayout* layout,
                            const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
                            IRType gWordTy, IRType hWordTy)
 {
-   (void)closure; (void)archinfo_host;
+   (void)closure; (void)layout; (void)archinfo_host;
    if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
    if (!rp_clo_instrument) return sbIn;
    rp_resolve_probes_for((Addr)vge->base[0]);
@@ -701,6 +608,5 @@ IRSB* rp_instrument(VgCallbackClosure* closure, IRSB* sbIn, const VexGuestLayout
    flush(&c);
    if (rp_clo_annotate) annot_finish(&c);
    emit_departure_check(&c, sbIn);
-   drop_overwritten_puts(c.out, layout);
    return c.out;
 }
