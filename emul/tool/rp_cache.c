@@ -5,13 +5,13 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
-/* A way holds a line address (address >> line bits) and a dirty bit. */
-#define DIRTY RP_CACHE_DIRTY
-#define EMPTY (~DIRTY) /* never a line address */
+/* A way holds the address of its line's first byte, with the bits below the line size all set
+   when the line is dirty (all clear when clean): the form inline IR tests cheaply (rp_cache.h). */
+#define EMPTY (~0ULL) /* the dirty form of the last line of the address space: never used */
 
 typedef struct {
-   ULong* ways; /* nsets * assoc entries; each set in MRU .. LRU order */
-   UWord nsets, assoc;
+   ULong* ways; /* nsets sets of `stride` entries; the first `assoc` of a set in MRU .. LRU order */
+   UWord nsets, assoc, stride;
    Bool pow2;
 } Level;
 
@@ -19,7 +19,16 @@ static Level lv[RP_CACHE_MAX_LEVELS];
 static Int nlv;
 static UInt line_bits;
 static ULong line_size;
+static ULong DIRTY; /* line_size - 1: a way's dirty mark */
 static ULong* ctr; /* read[j] at 2*(j-1), write[j] at 2*(j-1)+1 */
+
+/* L1's ways live here when they fit: a static address, below 2 GiB, lets the inline test fold it
+   into the load's displacement. */
+#define L1_STATIC_ENTRIES 8192
+static ULong l1_static[L1_STATIC_ENTRIES];
+
+static inline ULong tag(ULong e) { return e >> line_bits; }
+static inline ULong entry(ULong line) { return line << line_bits; }
 
 /*------------------------------------------------------------*/
 /*--- Sets                                                 ---*/
@@ -28,13 +37,13 @@ static ULong* ctr; /* read[j] at 2*(j-1), write[j] at 2*(j-1)+1 */
 static inline ULong* set_of(const Level* l, ULong line)
 {
    UWord s = l->pow2 ? (UWord)(line & (l->nsets - 1)) : (UWord)(line % l->nsets);
-   return l->ways + s * l->assoc;
+   return l->ways + s * l->stride;
 }
 
 static inline Int find(const Level* l, const ULong* set, ULong line)
 {
    for (UWord w = 0; w < l->assoc; w++)
-      if ((set[w] & ~DIRTY) == line) return (Int)w;
+      if (tag(set[w]) == line) return (Int)w;
    return -1;
 }
 
@@ -79,14 +88,14 @@ static void fill(Int k, ULong line)
    }
    fill(k + 1, line);
    ctr[2 * k] += line_size; /* read through interface k+1 */
-   evict(k, insert(l, set, line));
+   evict(k, insert(l, set, entry(line)));
 }
 
 /* `victim` left level k: drop copies above it (inclusion) and write dirty data below. */
 static void evict(Int k, ULong victim)
 {
    if (victim == EMPTY) return;
-   ULong line = victim & ~DIRTY;
+   ULong line = tag(victim);
    Bool dirty = (victim & DIRTY) != 0;
    for (Int j = 0; j < k; j++) {
       ULong* set = set_of(&lv[j], line);
@@ -103,7 +112,7 @@ static void evict(Int k, ULong victim)
    if (w >= 0)
       set[w] |= DIRTY;
    else
-      evict(k + 1, insert(b, set, line | DIRTY)); /* not reached while inclusive */
+      evict(k + 1, insert(b, set, entry(line) | DIRTY)); /* not reached while inclusive */
 }
 
 /* The L1 copy of `line` goes from clean to dirty: charge the write-back through every
@@ -134,7 +143,7 @@ static void access_line(ULong line, Bool write)
    }
    fill(1, line);
    ctr[0] += line_size;
-   ULong victim = insert(l, set, line);
+   ULong victim = insert(l, set, entry(line));
    if (write) {
       charge_dirtying(line);
       set[0] |= DIRTY;
@@ -150,7 +159,8 @@ const HChar* rp_cache_check(const RpCacheGeom* g, Int n)
 {
    if (n < 1 || n > RP_CACHE_MAX_LEVELS) return "between 1 and 4 cache levels are supported";
    for (Int k = 0; k < n; k++) {
-      if (g[k].line == 0 || (g[k].line & (g[k].line - 1)) != 0) return "line size must be a power of two";
+      if (g[k].line < 2 || (g[k].line & (g[k].line - 1)) != 0)
+         return "line size must be a power of two, at least 2";
       if (g[k].line != g[0].line) return "all levels must have the same line size";
       if (g[k].assoc == 0 || g[k].size == 0 || g[k].size % (g[k].assoc * g[k].line) != 0)
          return "size must be a multiple of ways * line size";
@@ -164,6 +174,7 @@ void rp_cache_init(const RpCacheGeom* g, Int n, ULong* counters)
    nlv = n;
    ctr = counters;
    line_size = g[0].line;
+   DIRTY = line_size - 1;
    line_bits = 0;
    while ((1ULL << line_bits) < line_size) line_bits++;
    for (Int k = 0; k < n; k++) {
@@ -171,26 +182,34 @@ void rp_cache_init(const RpCacheGeom* g, Int n, ULong* counters)
       l->assoc = (UWord)g[k].assoc;
       l->nsets = (UWord)(g[k].size / (g[k].assoc * g[k].line));
       l->pow2 = (l->nsets & (l->nsets - 1)) == 0;
-      l->ways = VG_(malloc)("rp.cache.ways", l->nsets * l->assoc * sizeof(ULong));
-      for (UWord i = 0; i < l->nsets * l->assoc; i++) l->ways[i] = EMPTY;
+      l->stride = l->assoc;
+      if (k == 0) /* L1: sets a power of two bytes apart, so that the inline test needs no multiply */
+         while (l->stride & (l->stride - 1)) l->stride++;
+      UWord entries = l->nsets * l->stride;
+      l->ways = k == 0 && entries <= L1_STATIC_ENTRIES ? l1_static
+                                                       : VG_(malloc)("rp.cache.ways", entries * sizeof(ULong));
+      for (UWord i = 0; i < entries; i++) l->ways[i] = EMPTY;
    }
 }
 
 void rp_cache_flush(void)
 {
    for (Int k = 0; k < nlv; k++)
-      for (UWord i = 0; i < lv[k].nsets * lv[k].assoc; i++) lv[k].ways[i] = EMPTY;
+      for (UWord i = 0; i < lv[k].nsets * lv[k].stride; i++) lv[k].ways[i] = EMPTY;
 }
 
-Bool rp_cache_l1_layout(Addr* ways, ULong* set_mask, ULong* set_bytes, UInt* bits)
+Bool rp_cache_l1_layout(Addr* ways, ULong* set_bits, Int* shift)
 {
-   if (nlv == 0 || !lv[0].pow2) return False;
+   if (nlv == 0 || !lv[0].pow2 || lv[0].nsets < 2) return False;
+   UInt stride_bits = 0;
+   while ((1ULL << stride_bits) < lv[0].stride * sizeof(ULong)) stride_bits++;
    *ways = (Addr)lv[0].ways;
-   *set_mask = lv[0].nsets - 1;
-   *set_bytes = lv[0].assoc * sizeof(ULong);
-   *bits = line_bits;
+   *set_bits = (lv[0].nsets - 1) << line_bits;
+   *shift = (Int)stride_bits - (Int)line_bits;
    return True;
 }
+
+ULong rp_cache_line_size(void) { return line_size; }
 
 /* The fast path, taken by most accesses: one line, already the most recently used way of its
    L1 set (and already dirty, for a store). Nothing changes in the hierarchy then: no LRU order,
@@ -205,7 +224,7 @@ VG_REGPARM(2) void rp_cache_load(Addr a, UWord size)
 {
    if (size == 0) return;
    ULong first = a >> line_bits, last = (a + size - 1) >> line_bits;
-   if (LIKELY(first == last) && (l1_mru(first) & ~DIRTY) == first) return;
+   if (LIKELY(first == last) && tag(l1_mru(first)) == first) return;
    for (ULong line = first; line <= last; line++) access_line(line, False);
 }
 
@@ -213,7 +232,7 @@ VG_REGPARM(2) void rp_cache_store(Addr a, UWord size)
 {
    if (size == 0) return;
    ULong first = a >> line_bits, last = (a + size - 1) >> line_bits;
-   if (LIKELY(first == last) && l1_mru(first) == (first | DIRTY)) return;
+   if (LIKELY(first == last) && l1_mru(first) == (entry(first) | DIRTY)) return;
    for (ULong line = first; line <= last; line++) access_line(line, True);
 }
 

@@ -34,11 +34,17 @@ void rp_cache_init(const RpCacheGeom* levels, Int n, ULong* counters);
    adding traffic: their write-backs were charged when they became dirty, before the flush. */
 void rp_cache_flush(void);
 
-/* Where the L1 ways live, for instrumentation that tests the fast path inline: way 0 (the MRU)
-   of set s is at ways + s * set_bytes, s = (address >> line_bits) & set_mask. False when L1's
-   set count is not a power of two (no inline test then). Fixed from rp_cache_init on. */
-Bool rp_cache_l1_layout(Addr* ways, ULong* set_mask, ULong* set_bytes, UInt* line_bits);
-#define RP_CACHE_DIRTY (1ULL << 63)
+/* Where the L1 ways live, for instrumentation that tests the fast path inline. Way 0 (the MRU)
+   of the set of address a is at ways + (shift >= 0 ? (a & set_bits) << shift
+   : (a & set_bits) >> -shift). A way holds the address of its line's first byte, with the bits
+   below the line size all set when the line is dirty and all clear when it is clean (an empty
+   way never matches). So an access of size <= line size to [a, last] (last = a + size - 1) is
+   on the fast path exactly when, for a load, (way ^ last) < line size and, for a store,
+   way == (last | (line size - 1)): the way holds last's line, and since adjacent lines are in
+   different sets (at least two sets), that is also a's line. False when L1's set count is not a
+   power of two or is 1 (no inline test then). Fixed from rp_cache_init on. */
+Bool rp_cache_l1_layout(Addr* ways, ULong* set_bits, Int* shift);
+ULong rp_cache_line_size(void);
 
 VG_REGPARM(2) void rp_cache_load(Addr a, UWord size);
 VG_REGPARM(2) void rp_cache_store(Addr a, UWord size);

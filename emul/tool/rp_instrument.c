@@ -345,31 +345,32 @@ static IRExpr* emit_op(IRSB* sb, IRType ty, IRExpr* e)
 static IRExpr* u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
 
 /* The simulator's fast path tested inline (rp_cache.c): the access stays within one line that
-   is already the MRU way of its L1 set (and dirty, for a store). Returns a 1-bit atom, true when
-   the helper must run, or NULL when L1's layout allows no inline test. `addr` is an atom. */
+   is already the MRU way of its L1 set (and dirty, for a store); the test is rp_cache.h's, on
+   the way's line address with its dirty mark. Returns a 1-bit atom, true when the helper must
+   run, or NULL when there is no inline test (L1's layout allows none, or the access is larger
+   than a line). `addr` is an atom. */
 static IRExpr* cache_call_needed(IRSB* sb, IRExpr* addr, UInt size, Bool write)
 {
    Addr ways;
-   ULong mask, set_bytes;
-   UInt bits;
-   if (size == 0 || !rp_cache_l1_layout(&ways, &mask, &set_bytes, &bits)) return NULL;
-   IRExpr* sh = IRExpr_Const(IRConst_U8((UChar)bits));
-   IRExpr* last = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, u64(size - 1)));
-   IRExpr* span = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Xor64, addr, last));
-   IRExpr* straddle = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, span, sh));
-   IRExpr* line = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, sh));
-   IRExpr* set = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, u64(mask)));
-   IRExpr* off = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Mul64, set, u64(set_bytes)));
+   ULong set_bits;
+   Int shift;
+   if (size == 0 || !rp_cache_l1_layout(&ways, &set_bits, &shift)) return NULL;
+   ULong line = rp_cache_line_size();
+   if (size > line) return NULL;
+   IRExpr* last = size == 1 ? addr : emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, u64(size - 1)));
+   IRExpr* off = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_And64, addr, u64(set_bits)));
+   if (shift > 0)
+      off = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, off, IRExpr_Const(IRConst_U8((UChar)shift))));
+   else if (shift < 0)
+      off = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, off, IRExpr_Const(IRConst_U8((UChar)-shift))));
    IRExpr* at = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, u64(ways)));
    IRExpr* mru = emit_op(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, at));
-   IRExpr* want = line;
-   if (write)
-      want = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Or64, line, u64(RP_CACHE_DIRTY)));
-   else
-      mru = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_And64, mru, u64(~RP_CACHE_DIRTY)));
-   IRExpr* differ = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Xor64, mru, want));
-   IRExpr* any = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Or64, differ, straddle));
-   return emit_op(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, any, u64(0)));
+   if (write) {
+      IRExpr* want = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Or64, last, u64(line - 1)));
+      return emit_op(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, mru, want));
+   }
+   IRExpr* differ = emit_op(sb, Ity_I64, IRExpr_Binop(Iop_Xor64, mru, last));
+   return emit_op(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, u64(line - 1), differ));
 }
 
 static void emit_cache_call(Ctx* c, Bool write, IRExpr* addr, UInt size, IRExpr* guard)
