@@ -8,6 +8,30 @@
 
 namespace roofprof::survey {
 
+namespace {
+
+// A sampled function whose CPU-dispatch variant ran under emulation instead (survey/variants.hpp)
+// follows that variant, so that the table shows where the time was next to where the work was.
+void keep_sampled_after_variants(std::vector<result::SurveyFunction>& fs) {
+  std::vector<result::SurveyFunction> out;
+  std::set<size_t> moved;
+  for (size_t i = 0; i < fs.size(); ++i) {
+    if (moved.count(i)) continue;
+    out.push_back(fs[i]);
+    if (!fs[i].variant_of) continue;
+    for (size_t j = 0; j < fs.size(); ++j)
+      if (j != i && !moved.count(j) && !fs[j].variant_of && fs[j].symbol == *fs[i].variant_of &&
+          fs[j].module == fs[i].module) {
+        if (j > i) out.push_back(fs[j]);  // one before it is in place already
+        moved.insert(j);
+        break;
+      }
+  }
+  fs = std::move(out);
+}
+
+}  // namespace
+
 void select_functions(result::Survey& s, const Selection& sel) {
   auto& fs = s.functions;
   if (sel.sort == SortKey::Work)
@@ -19,6 +43,7 @@ void select_functions(result::Survey& s, const Selection& sel) {
     std::stable_sort(fs.begin(), fs.end(), [](const auto& a, const auto& b) {
       return std::tie(a.self_samples, a.total_samples) > std::tie(b.self_samples, b.total_samples);
     });
+  keep_sampled_after_variants(fs);
   std::vector<result::SurveyFunction> kept;
   for (auto& f : fs) {
     if (kept.size() >= sel.top) break;

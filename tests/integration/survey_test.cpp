@@ -79,6 +79,8 @@ TEST(Survey, EmulatedWorkOfTheKernelVariantTheCpuChose) {
     EXPECT_EQ(top["variant_of"], "kernel_ZEN");
     EXPECT_EQ(top["self_samples"].get<double>(), 0);
     EXPECT_NE(r.out.find("kernel_HASWELL [variant of kernel_ZEN]"), std::string::npos) << r.diag();
+    // The sampled one right after it: where the time was, next to where the work was.
+    EXPECT_EQ(doc["survey"]["functions"][1]["name"], "kernel_ZEN") << r.out;
     ASSERT_TRUE(by.count("kernel_ZEN")) << r.diag();
     EXPECT_GT(by["kernel_ZEN"]["self_samples"].get<double>(), 0);
     EXPECT_TRUE(by["kernel_ZEN"]["self_flops"].is_null()) << "not reached under emulation: nothing measured";
