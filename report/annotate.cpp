@@ -240,13 +240,15 @@ std::string html_row(const char* cls, double of_w, const Counts& c, const std::v
 
 }  // namespace
 
-std::string annotation_html(const result::Region& region, const AnnotateOptions& options) {
+std::string annotation_html(const result::Region& region, const AnnotateOptions& options,
+                            const std::string& label) {
   const AnnotationView v = build_view(region, options.att);
   auto part = [&v](double flops) { return v.total_flops > 0 ? flops / v.total_flops : -1.0; };
   std::string out = "<section class=\"annotation\">\n<h2>" +
-                    xml_escape(fmt::format("{}: W {} flops in its own code, per source line and instruction "
+                    xml_escape(fmt::format("{}{}: W {} flops in its own code, per source line and instruction "
                                            "(emulated run, roofprof run --annotate)",
-                                           region.name, format_si(v.total_flops, ""))) +
+                                           label.empty() ? "" : label + ": ", region.name,
+                                           format_si(v.total_flops, ""))) +
                     "</h2>\n<table class=\"annotation\">\n<thead><tr>";
   std::vector<std::string> heads{"of W", "flops", "by width", "L1 read", "L1 write"};
   for (const auto& level : v.levels) heads.push_back(level + " r+w");

@@ -19,7 +19,9 @@ std::string render_annotation(const result::Run& run, const std::string& file, c
                               const AnnotateOptions& options);
 
 // The same for the HTML report: a <section> with the table, each row's first cell shaded by its
-// share of the region's W. `region` must have an annotation.
-std::string annotation_html(const result::Region& region, const AnnotateOptions& options);
+// share of the region's W, its heading prefixed by `label` when not empty (the file, when the
+// report has several). `region` must have an annotation.
+std::string annotation_html(const result::Region& region, const AnnotateOptions& options,
+                            const std::string& label = "");
 
 }  // namespace roofprof::report

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/strings.hpp"
 #include "report/format.hpp"
 #include "report/text_table.hpp"
 
@@ -10,8 +11,6 @@ namespace roofprof::report {
 namespace {
 
 using Align = TextTable::Align;
-
-std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 std::string share(uint64_t n, uint64_t of) { return of ? fmt::format("{:.1f}%", 100.0 * double(n) / double(of)) : "-"; }
 
@@ -48,7 +47,7 @@ std::string render_survey_table(const result::Run& run) {
     }
     row.push_back(f.variant_of ? f.name + " [variant of " + *f.variant_of + "]" : f.name);
     variants |= f.variant_of.has_value();
-    row.push_back(f.module.empty() ? "-" : base_name(f.module));
+    row.push_back(f.module.empty() ? "-" : std::string(path_basename(f.module)));
     row.push_back(f.source.value_or("-"));
     row.push_back(f.probe);
     t.add_row(std::move(row));

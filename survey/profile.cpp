@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "common/strings.hpp"
 #include "probes/entry_patch.hpp"
 #include "probes/plan.hpp"
 #include "symbolizer/inlined.hpp"
@@ -122,14 +123,12 @@ class InlinedResolver {
   std::map<std::string, std::unique_ptr<InlinedIndex>> indexes_;
 };
 
-std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
-
 result::SurveyFunction describe(const Where& w) {
   result::SurveyFunction f;
   f.module = w.key.first;
   f.probe = "none";
   if (!w.symbol) {
-    f.name = f.module.empty() ? "[kernel]" : "[unknown in " + base_name(f.module) + "]";
+    f.name = f.module.empty() ? "[kernel]" : "[unknown in " + std::string(path_basename(f.module)) + "]";
     return f;
   }
   f.name = w.symbol->demangled;

@@ -1,6 +1,7 @@
 #include "survey/select.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -13,19 +14,22 @@ namespace {
 // A sampled function whose CPU-dispatch variant ran under emulation instead (survey/variants.hpp)
 // follows that variant, so that the table shows where the time was next to where the work was.
 void keep_sampled_after_variants(std::vector<result::SurveyFunction>& fs) {
+  std::map<std::pair<std::string, std::string>, size_t> sampled;  // (module, symbol) -> index
+  for (size_t i = 0; i < fs.size(); ++i)
+    if (!fs[i].variant_of) sampled.emplace(std::pair{fs[i].module, fs[i].symbol}, i);
   std::vector<result::SurveyFunction> out;
-  std::set<size_t> moved;
+  std::vector<bool> placed(fs.size(), false);
   for (size_t i = 0; i < fs.size(); ++i) {
-    if (moved.count(i)) continue;
-    out.push_back(fs[i]);
-    if (!fs[i].variant_of) continue;
-    for (size_t j = 0; j < fs.size(); ++j)
-      if (j != i && !moved.count(j) && !fs[j].variant_of && fs[j].symbol == *fs[i].variant_of &&
-          fs[j].module == fs[i].module) {
-        if (j > i) out.push_back(fs[j]);  // one before it is in place already
-        moved.insert(j);
-        break;
-      }
+    if (placed[i]) continue;
+    placed[i] = true;
+    const std::optional<std::string> of = fs[i].variant_of;
+    const std::string module = fs[i].module;
+    out.push_back(std::move(fs[i]));
+    if (!of) continue;
+    auto it = sampled.find({module, *of});
+    if (it == sampled.end() || placed[it->second]) continue;  // none, or placed before it already
+    placed[it->second] = true;
+    out.push_back(std::move(fs[it->second]));
   }
   fs = std::move(out);
 }

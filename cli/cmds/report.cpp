@@ -17,7 +17,6 @@
 #include "report/merge.hpp"
 #include "report/model.hpp"
 #include "report/pair.hpp"
-#include "report/svg.hpp"
 #include "report/survey_table.hpp"
 #include "report/table.hpp"
 #include "report/terminal_plot.hpp"
@@ -78,12 +77,8 @@ std::vector<std::string> annotations(const std::vector<report::Input>& inputs, b
   std::vector<std::string> out;
   for (const auto& in : inputs)
     for (const auto& r : in.run.regions)
-      if (!r.annotation.empty()) {
-        std::string section = report::annotation_html(r, {});
-        if (compare || inputs.size() > 1)
-          section.insert(section.find("<h2>") + 4, report::xml_escape(in.label) + ": ");
-        out.push_back(std::move(section));
-      }
+      if (!r.annotation.empty())
+        out.push_back(report::annotation_html(r, {}, compare || inputs.size() > 1 ? in.label : ""));
   return out;
 }
 
