@@ -184,7 +184,7 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
     for (const auto& g : j.at("caches")) {
       const int line = whole<int>(g.at("line_bytes"));  // below 1: 0, which validate() rejects
       c.caches.push_back({whole<int>(g.at("level")), whole<std::uint64_t>(g.at("size_bytes")), 0,
-                          uint64_t(std::max(line, 0)), whole<int>(g.at("shared_by_cpus"))});
+                          uint64_t(std::max(line, 0)), whole<int>(g.at("shared_by_cpus")), {}});
     }
     c.isas = j.at("isas").get<std::vector<std::string>>();
     const auto& m = j.at("method");

@@ -64,6 +64,38 @@ TEST(Backend, EmulatedWorkIsExactThroughTheCli) {
   EXPECT_EQ(daxpy["sources"]["time"], "clock");
 }
 
+// Issue 16: the simulated last level is inclusive or non-inclusive (victim) as asked, else as the
+// host's (CPUID); the result records the hierarchy and the summary's headline says it. As nobody.
+TEST(Backend, SimulatedLastLevelIsAsAskedAndTheResultSaysWhich) {
+  Sandbox sb;
+  RunOptions nobody;
+  nobody.unprivileged = true;
+  nobody.timeout = 120s;
+  json last[2];  // the bytes at the last level, inclusive or not
+  for (int inclusive : {0, 1}) {
+    auto r = sb.roofprof({"run", "--backend", "emul", "--cache-last-level", inclusive ? "inclusive" : "non-inclusive",
+                          "--region", "daxpy", "--", fixture("emul_kernels_O2"), "cache", "daxpy", "32768",
+                          "67108864"}, nobody);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json res = load_result(r);
+    ASSERT_GE(res["simulated_caches"].size(), 2u) << res.dump();
+    EXPECT_TRUE(res["simulated_caches"][0]["inclusive"].is_null());
+    EXPECT_EQ(res["simulated_caches"].back()["inclusive"], bool(inclusive));
+    const std::string said = inclusive ? " inclusive\n" : " non-inclusive\n";
+    EXPECT_NE(r.err.find("; simulated caches L1 "), std::string::npos) << r.diag();
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.diag();
+    last[inclusive] = region(res, "daxpy")["bytes"][res["simulated_caches"].back()["name"].get<std::string>()];
+  }
+  // Cold daxpy (x and y, 16 n bytes, evicted by 64 MiB: more than L2 and L3 hold) from DRAM:
+  // through an inclusive last level, past a non-inclusive one.
+  EXPECT_GT(last[1]["read"].get<double>(), 16 * 32768 * 0.9) << last[1].dump();
+  EXPECT_LT(last[0]["read"].get<double>(), 16 * 32768 * 0.1) << last[0].dump();
+  auto bad = sb.roofprof({"run", "--backend", "emul", "--cache-last-level", "exclusive", "--region", "daxpy", "--",
+                          fixture("emul_kernels_O2"), "counts"});
+  EXPECT_EQ(bad.exit_code(), 2) << bad.diag();
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.diag();
+}
+
 TEST(Backend, RegionTheEmulatedRunNeverReachedHasUnknownWorkNotZero) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--backend", "emul", "--region", "work", "--", fixture("run_native_only")});

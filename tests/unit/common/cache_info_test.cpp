@@ -2,6 +2,7 @@
 // /sys/.../cpu0/cache.
 #include "common/cache_info.hpp"
 
+#include <cpuid.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -29,6 +30,25 @@ TEST(CpuidCaches, DescribeAPlausibleHierarchy) {
   for (size_t i = 1; i < caches.size(); ++i) {
     EXPECT_EQ(caches[i].level, caches[i - 1].level + 1);
     EXPECT_GT(caches[i].size, caches[i - 1].size);
+  }
+}
+
+// The deterministic cache leaves (Intel's 4, AMD's 0x8000001D) say whether each level includes the
+// ones above it (EDX bit 1). On AMD since Zen the L2 includes L1 and the L3 holds the L2's victims
+// (AMD's Software Optimization Guides for family 17h-1Ah, "Cache"); this VM's AMD EPYC says so.
+TEST(CpuidCaches, SayWhetherEachLevelIncludesTheOnesAbove) {
+  unsigned a, b, c, d;
+  const bool amd_topology = __get_cpuid(0x80000001, &a, &b, &c, &d) && ((c >> 22) & 1) &&
+                            __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541;  // "Auth"enticAMD
+  const bool intel = __get_cpuid(0, &a, &b, &c, &d) && b == 0x756e6547;          // "Genu"ineIntel
+  if (!amd_topology && !intel) GTEST_SKIP() << "no deterministic cache leaf on this CPU";
+  auto caches = cpuid_caches();
+  for (const CacheInfo& l : caches) EXPECT_TRUE(l.inclusive.has_value()) << "L" << l.level;
+  __get_cpuid(1, &a, &b, &c, &d);
+  const unsigned family = ((a >> 8) & 0xf) + (((a >> 8) & 0xf) == 0xf ? (a >> 20) & 0xff : 0);
+  if (amd_topology && family >= 0x17 && caches.size() >= 3) {  // Zen
+    EXPECT_EQ(caches[1].inclusive, true);
+    EXPECT_EQ(caches[2].inclusive, false);
   }
 }
 
@@ -84,9 +104,9 @@ TEST(SysfsCaches, ReadDataAndUnifiedCachesByLevel) {
   auto caches = sysfs_caches(root.string());
   std::filesystem::remove_all(root);
   ASSERT_EQ(caches.size(), 3u);
-  EXPECT_EQ(caches[0], (CacheInfo{1, 48 << 10, 12, 64, 2}));
-  EXPECT_EQ(caches[1], (CacheInfo{2, 1 << 20, 0, 64, 0}));
-  EXPECT_EQ(caches[2], (CacheInfo{3, 32 << 20, 16, 64, 16}));
+  EXPECT_EQ(caches[0], (CacheInfo{1, 48 << 10, 12, 64, 2, {}}));
+  EXPECT_EQ(caches[1], (CacheInfo{2, 1 << 20, 0, 64, 0, {}}));
+  EXPECT_EQ(caches[2], (CacheInfo{3, 32 << 20, 16, 64, 16, {}}));
 }
 
 TEST(SysfsCaches, NoDirectoryListsNone) { EXPECT_TRUE(sysfs_caches("/nonexistent/cache").empty()); }

@@ -109,6 +109,47 @@ TEST(EmulCache, InlineFastPathCountsExactlyWhatEveryCallCounts) {
   }
 }
 
+// One call of `kernel` with the last level inclusive or not (non-inclusive: it holds the victims
+// of the level above, rp_cache.h).
+Result with_last_level(const std::string& kernel, long n, long flush, const char* geometry, bool inclusive) {
+  const std::string path = fixture("emul_kernels_O2");
+  Options o = with_cache(geometry);
+  o.last_level_inclusive = inclusive;
+  Result r = run({path, "cache", kernel, std::to_string(n), std::to_string(flush)}, entry_probes(path, {kernel}), o);
+  EXPECT_EQ(r.instances.size(), 1u);
+  EXPECT_EQ(r.simulated_caches.back().inclusive, inclusive);
+  return r;
+}
+
+// Cold daxpy (x and y, 16 n bytes, evicted by the flush): an inclusive L3 passes every line on its
+// way from DRAM to L2; a non-inclusive one sees none of them, and receives instead every line L2
+// evicts to make room (16 n bytes, the flush's lines first), clean or dirty. DRAM traffic is the same.
+TEST(EmulCache, NonInclusiveLastLevelIsPassedByWhatComesFromDram) {
+  const double n = 32768;  // 512 KiB in all: beyond L2, inside L3
+  Result inc = with_last_level("daxpy", long(n), kFlush, kInLLC, true);
+  Result vic = with_last_level("daxpy", long(n), kFlush, kInLLC, false);
+  const auto& i = inc.instances.at(0);
+  const auto& v = vic.instances.at(0);
+  EXPECT_NEAR(value(inc, i, "bytes_read_L3"), 16 * n, 0.05 * 16 * n);
+  EXPECT_LT(value(vic, v, "bytes_read_L3"), 0.01 * 16 * n);
+  EXPECT_NEAR(value(vic, v, "bytes_written_L3"), 16 * n, 0.05 * 16 * n);
+  EXPECT_NEAR(value(inc, i, "bytes_written_L3"), 8 * n, 0.05 * 8 * n);  // y's lines, charged at dirtying
+  for (const char* c : {"bytes_read_DRAM", "bytes_written_DRAM", "bytes_read_L2", "bytes_written_L2"})
+    EXPECT_NEAR(value(vic, v, c), value(inc, i, c), 0.02 * 16 * n) << c;
+}
+
+// Warm daxpy on 640 KiB, just written: more than the 512 KiB L3 holds, less than L2 and a
+// non-inclusive L3 hold together. Inclusive, the sweep misses the L3 for much of it; non-inclusive,
+// every line is still in L2 or L3 and none comes from DRAM.
+TEST(EmulCache, NonInclusiveLastLevelAddsToTheLevelAbovesCapacity) {
+  constexpr const char* kSmallL3 = "L1=32K:8:64,L2=256K:8:64,L3=512K:16:64";
+  const double n = 40960;  // x and y: 640 KiB
+  Result inc = with_last_level("daxpy", long(n), 0, kSmallL3, true);
+  Result vic = with_last_level("daxpy", long(n), 0, kSmallL3, false);
+  EXPECT_GT(value(inc, inc.instances.at(0), "bytes_read_DRAM"), 0.5 * 16 * n);
+  EXPECT_LT(value(vic, vic.instances.at(0), "bytes_read_DRAM"), 0.01 * 16 * n);
+}
+
 TEST(EmulCache, NonTemporalStoresGoStraightToDram) {
   std::string path = fixture("emul_insn_table");
   // t_movntpd stores 16 bytes to the buffer's first line; t_rep_movsb reads it next.

@@ -14,9 +14,9 @@ namespace {
 TEST(EmulGeometry, ParsesLevelsInOrder) {
   auto g = parse_cache_geometry("L1=48K:12:64,L2=1M:16:64,L3=32M:16:64");
   ASSERT_EQ(g.size(), 3u);
-  EXPECT_EQ(g[0], (CacheInfo{1, 48 << 10, 12, 64}));
-  EXPECT_EQ(g[1], (CacheInfo{2, 1 << 20, 16, 64}));
-  EXPECT_EQ(g[2], (CacheInfo{3, 32 << 20, 16, 64}));
+  EXPECT_EQ(g[0], (CacheInfo{1, 48 << 10, 12, 64, 0, {}}));
+  EXPECT_EQ(g[1], (CacheInfo{2, 1 << 20, 16, 64, 0, {}}));
+  EXPECT_EQ(g[2], (CacheInfo{3, 32 << 20, 16, 64, 0, {}}));
   EXPECT_EQ(to_string(g), "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64");
 }
 
@@ -28,6 +28,31 @@ TEST(EmulGeometry, RejectsWhatTheSimulatorCannotModel) {
   EXPECT_THROW(parse_cache_geometry("L1=32K:8:64,L2=1M:16:128"), UserError);  // line sizes differ
   EXPECT_THROW(parse_cache_geometry("L1=1000:8:64"), UserError);              // not ways * line * sets
   EXPECT_THROW(parse_cache_geometry("L1=32Q:8:64"), UserError);
+}
+
+// The simulated hierarchy: the levels between L1 and the last inclusive; the last as asked, else as
+// CPUID describes the host's level (for the host's geometry only), else inclusive.
+TEST(EmulGeometry, LastLevelIsInclusiveAsAskedElseAsTheHostsElseInclusive) {
+  const auto levels = parse_cache_geometry("L1=48K:12:64,L2=1M:16:64,L3=32M:16:64");
+  std::vector<CacheInfo> host_says = levels;
+  host_says[1].inclusive = true;
+  host_says[2].inclusive = false;  // AMD since Zen: the L3 holds the L2's victims
+  auto inclusion = [](const std::vector<CacheInfo>& h) {
+    std::vector<std::optional<bool>> out;
+    for (const auto& l : h) out.push_back(l.inclusive);
+    return out;
+  };
+  using V = std::vector<std::optional<bool>>;
+  EXPECT_EQ(inclusion(simulated_hierarchy(levels, std::nullopt, true, host_says)), (V{std::nullopt, true, false}));
+  EXPECT_EQ(inclusion(simulated_hierarchy(levels, true, true, host_says)), (V{std::nullopt, true, true}));
+  EXPECT_EQ(inclusion(simulated_hierarchy(levels, std::nullopt, false, host_says)), (V{std::nullopt, true, true}));
+  EXPECT_EQ(inclusion(simulated_hierarchy(levels, false, false, {})), (V{std::nullopt, true, false}));
+  EXPECT_EQ(inclusion(simulated_hierarchy(levels, std::nullopt, true, {})), (V{std::nullopt, true, true}));
+  host_says[2].inclusive = std::nullopt;  // sysfs and AMD's legacy leaves do not say
+  EXPECT_EQ(inclusion(simulated_hierarchy(levels, std::nullopt, true, host_says)), (V{std::nullopt, true, true}));
+  const auto one = parse_cache_geometry("L1=48K:12:64");
+  EXPECT_THROW(simulated_hierarchy(one, false, false, {}), UserError);
+  EXPECT_EQ(inclusion(simulated_hierarchy(one, std::nullopt, false, {})), (V{std::nullopt}));
 }
 
 void put(const std::filesystem::path& dir, const char* name, const char* text) {

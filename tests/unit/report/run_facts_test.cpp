@@ -17,6 +17,23 @@ TEST(RunFacts, CommandLineQuotesLikeAShell) {
   EXPECT_EQ(command_line(run), "process 7");
 }
 
+TEST(RunFacts, HeadlineSaysWhichCachesTheEmulatedRunSimulated) {
+  result::Run run;
+  run.command = {"./app"};
+  run.exit_status = 0;
+  run.wall_time_s = 2.0;
+  run.backend = "emul";
+  run.scope = "process";
+  EXPECT_EQ(run_headline(run), "./app: exited with status 0; wall 2.00 s; backend emul, scope process");
+  run.simulated_caches = {{"L1", 48 << 10, 12, 64, std::nullopt},
+                          {"L2", 1 << 20, 16, 64, true},
+                          {"L3", 32 << 20, 16, 64, false}};
+  EXPECT_EQ(run_headline(run), "./app: exited with status 0; wall 2.00 s; backend emul, scope process; "
+                               "simulated caches L1 48K/12, L2 1M/16, L3 32M/16 non-inclusive");
+  run.simulated_caches.back().inclusive = true;
+  EXPECT_EQ(simulated_caches_text(run), "L1 48K/12, L2 1M/16, L3 32M/16 inclusive");
+}
+
 TEST(RunFacts, Outcome) {
   result::Run run;
   EXPECT_EQ(outcome(run), "exit status unknown");

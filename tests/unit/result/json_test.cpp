@@ -39,6 +39,22 @@ TEST(ResultJson, RoundTripKeepsEveryFieldExactly) {
   EXPECT_EQ(back.warnings, run.warnings);
 }
 
+// An emulated run records the hierarchy it simulated; the last level says whether it was inclusive.
+TEST(ResultJson, SimulatedCachesRoundTripWithEachLevelsInclusion) {
+  result::Run run;
+  run.backend = "emul";
+  run.scope = "process";
+  EXPECT_FALSE(to_json(run).contains("simulated_caches"));  // only when caches were simulated
+  run.simulated_caches = {{"L1", 48 << 10, 12, 64, std::nullopt},
+                          {"L2", 1 << 20, 16, 64, true},
+                          {"L3", 32 << 20, 16, 64, false}};
+  json j = to_json(run);
+  ASSERT_EQ(j["simulated_caches"].size(), 3u);
+  EXPECT_EQ(j["simulated_caches"][0], json::parse(R"({"name":"L1","size":49152,"ways":12,"line":64,"inclusive":null})"));
+  EXPECT_EQ(j["simulated_caches"][2]["inclusive"], false);
+  EXPECT_EQ(through_text(run), run);
+}
+
 // The smallest run a producer writes: every field at its default except the backend and the
 // scope, which a result always names (the loader refuses a file without them).
 TEST(ResultJson, RoundTripOfMinimalRun) {
