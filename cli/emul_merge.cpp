@@ -60,6 +60,15 @@ std::vector<std::string> emulation_left_out(const probes::Planner& planner) {
   return {out.begin(), out.end()};
 }
 
+std::vector<result::SimulatedCache> simulated_caches(const emul::Result& emulated) {
+  std::vector<result::SimulatedCache> out;
+  for (size_t i = 0; i < emulated.simulated_caches.size(); ++i) {
+    const CacheInfo& c = emulated.simulated_caches[i];
+    out.push_back({fmt::format("L{}", i + 1), c.size, c.ways, c.line, c.inclusive});
+  }
+  return out;
+}
+
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
                                         bool cache_sim) {
   const regions::Aggregator& agg = emulated.aggregate;

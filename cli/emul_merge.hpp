@@ -32,6 +32,10 @@ std::vector<std::string> emulation_left_out(const probes::Planner& planner);
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
                                         bool cache_sim);
 
+// The cache hierarchy the emulated run simulated, as the result file records it; empty without
+// cache simulation.
+std::vector<result::SimulatedCache> simulated_caches(const emul::Result& emulated);
+
 // run --annotate: each function region gets the instructions of its functions (the symbols at its
 // entry sites, from their first byte to their size) with their counts.
 void attach_annotation(std::vector<result::Region>& regions, const std::vector<emul::InstructionCounts>& counts);

@@ -33,7 +33,7 @@ std::string vendor() {
 
 // Leaf 4 and leaf 0x8000001D share one layout: EAX[4:0] type (1 data, 2 instruction, 3
 // unified), EAX[7:5] level, EAX[25:14] threads sharing - 1; EBX[11:0] line - 1, EBX[21:12]
-// partitions - 1, EBX[31:22] ways - 1; ECX sets - 1.
+// partitions - 1, EBX[31:22] ways - 1; ECX sets - 1; EDX[1] inclusive of lower levels.
 std::vector<CacheInfo> deterministic(unsigned leaf) {
   std::vector<CacheInfo> out;
   for (unsigned i = 0; i < 16; ++i) {
@@ -48,6 +48,7 @@ std::vector<CacheInfo> deterministic(unsigned leaf) {
     const uint64_t partitions = ((r.b >> 12) & 0x3ff) + 1;
     c.size = c.ways * partitions * c.line * (uint64_t(r.c) + 1);
     c.shared_by_cpus = int(((r.a >> 14) & 0xfff) + 1);
+    c.inclusive = ((r.d >> 1) & 1) != 0;
     out.push_back(c);
   }
   return out;
@@ -60,14 +61,17 @@ std::vector<CacheInfo> amd_legacy() {
   if (l1.c >> 24) {
     // ECX: size in KiB [31:24], associativity [23:16] (0xff: full), line [7:0].
     const unsigned assoc = (l1.c >> 16) & 0xff;
-    out.push_back({1, uint64_t(l1.c >> 24) << 10, assoc == 0xff ? kFullyAssociative : assoc, l1.c & 0xff, 0});
+    out.push_back(
+        {1, uint64_t(l1.c >> 24) << 10, assoc == 0xff ? kFullyAssociative : assoc, l1.c & 0xff, 0, std::nullopt});
   }
   Regs l23 = cpuid(0x80000006);
   if (l23.c >> 16)
-    out.push_back({2, uint64_t(l23.c >> 16) << 10, amd_legacy_ways((l23.c >> 12) & 0xf), l23.c & 0xff, 0});
+    out.push_back(
+        {2, uint64_t(l23.c >> 16) << 10, amd_legacy_ways((l23.c >> 12) & 0xf), l23.c & 0xff, 0, std::nullopt});
   // EDX: L3 size in 512 KiB units [31:18], associativity code [15:12], line [7:0].
   if (l23.d >> 18)
-    out.push_back({3, uint64_t(l23.d >> 18) << 19, amd_legacy_ways((l23.d >> 12) & 0xf), l23.d & 0xff, 0});
+    out.push_back(
+        {3, uint64_t(l23.d >> 18) << 19, amd_legacy_ways((l23.d >> 12) & 0xf), l23.d & 0xff, 0, std::nullopt});
   return out;
 }
 

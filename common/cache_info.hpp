@@ -11,6 +11,7 @@
 // never invented; each user decides what to assume.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ struct CacheInfo {
   uint64_t ways = 0;       // 0: not given (AMD's legacy leaf, "see 0x8000001D"); kFullyAssociative
   uint64_t line = 0;       // bytes; 0: not given
   int shared_by_cpus = 0;  // logical CPUs sharing it; 0: not given
+  // Inclusive of the levels nearer the core (CPUID leaf 4 and 0x8000001D, EDX bit 1); null: not
+  // given (sysfs, AMD's legacy leaves).
+  std::optional<bool> inclusive;
   bool operator==(const CacheInfo&) const = default;
 };
 

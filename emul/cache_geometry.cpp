@@ -32,6 +32,23 @@ void check_cache_geometry(const std::vector<CacheInfo>& levels) {
   }
 }
 
+std::vector<CacheInfo> simulated_hierarchy(std::vector<CacheInfo> levels, std::optional<bool> asked, bool host,
+                                           const std::vector<CacheInfo>& described) {
+  if (levels.empty()) return levels;
+  bool inclusive = true;
+  if (asked) {
+    inclusive = *asked;
+  } else if (host) {
+    for (const CacheInfo& c : described)
+      if (c.level == levels.back().level && c.inclusive) inclusive = *c.inclusive;
+  }
+  if (!inclusive && levels.size() < 2)
+    throw UserError("a non-inclusive last cache level needs a level above it: simulate two levels or more");
+  for (size_t i = 0; i < levels.size(); ++i) levels[i].inclusive = i == 0 ? std::nullopt : std::optional<bool>(true);
+  levels.back().inclusive = levels.size() > 1 ? std::optional<bool>(inclusive) : std::nullopt;
+  return levels;
+}
+
 std::vector<CacheInfo> parse_cache_geometry(std::string_view text) {
   std::vector<CacheInfo> levels;
   size_t pos = 0;

@@ -3,6 +3,7 @@
 // simulator models them, or an explicit description. A level is a roofprof::CacheInfo whose
 // size, ways and line are known.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,14 @@ std::vector<CacheInfo> host_cache_geometry(const std::string& root = kSysfsCache
 // its topology leaf) is modelled kAssumedWays-way: an assumption, said in docs/emulation.md.
 inline constexpr uint64_t kAssumedWays = 16;
 std::vector<CacheInfo> cpuid_cache_geometry();
+
+// The hierarchy as the simulator models it: `levels` with `inclusive` set for each level below
+// L1 (null for L1). The levels between L1 and the last are inclusive; the last is inclusive or
+// non-inclusive (filled by the victims of the level above: emul/tool/rp_cache.h) as `asked`, else,
+// for the host's geometry (`host`), as `described` (the host's caches by CPUID, cpuid_caches())
+// says of its level, else inclusive. Throws UserError for a non-inclusive single level.
+std::vector<CacheInfo> simulated_hierarchy(std::vector<CacheInfo> levels, std::optional<bool> asked, bool host,
+                                           const std::vector<CacheInfo>& described);
 
 // Same checks as parse_cache_geometry; throws UserError.
 void check_cache_geometry(const std::vector<CacheInfo>& levels);

@@ -201,8 +201,11 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   }
   std::vector<CacheInfo> cache;
   if (options.cache_sim) {
-    cache = options.cache.empty() ? host_cache_geometry() : options.cache;
+    const bool host = options.cache.empty();
+    cache = host ? host_cache_geometry() : options.cache;
     check_cache_geometry(cache);
+    cache = simulated_hierarchy(cache, options.last_level_inclusive, host,
+                                host ? cpuid_caches() : std::vector<CacheInfo>{});
   }
 
   TempDir tmp("roofprof-emul", "the emulation files");
@@ -226,11 +229,13 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
     if (options.cold_at_entry) args.push_back("--cold-at-entry=yes");
     if (!options.cache_inline) args.push_back("--cache-inline=no");
     for (const auto& l : cache) args.push_back(fmt::format("--cache-level={},{},{}", l.size, l.ways, l.line));
+    args.push_back(cache.back().inclusive.value_or(true) ? "--cache-last=inclusive" : "--cache-last=victim");
   }
   if (options.annotate) args.push_back("--annotate=yes");
   args.insert(args.end(), argv.begin(), argv.end());
 
   Result result;
+  result.simulated_caches = cache;
   uint64_t calls_done = 0;
   EventParser parser(
       probes, options.scope,

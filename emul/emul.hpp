@@ -31,6 +31,9 @@ struct Options {
   // Counts per instruction (Result::annotation), for roofprof annotate.
   bool annotate = false;
   std::vector<CacheInfo> cache;  // L1 first; empty: the host's geometry from sysfs
+  // The last level inclusive (true) or non-inclusive (false); null: as the host's, when `cache` is
+  // the host's (simulated_hierarchy, emul/cache_geometry.hpp).
+  std::optional<bool> last_level_inclusive;
   bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
   // Progress on stderr (emul/progress.hpp): a line redrawn with a bar and ETA on a terminal,
   // plain lines every 10 s otherwise, or nothing (-q).
@@ -75,6 +78,8 @@ struct Result {
   // cover part of the program only.
   bool interrupted = false;
   std::vector<InstructionCounts> annotation;  // with Options::annotate: every instruction executed
+  // The hierarchy simulated (simulated_hierarchy), L1 first; empty without cache simulation.
+  std::vector<CacheInfo> simulated_caches;
 };
 
 // Runs argv (argv[0] found on PATH like a shell would) under valgrind with the exact-count

@@ -43,12 +43,27 @@ std::string outcome(const result::Run& run) {
   return run.complete ? "exit status unknown" : "interrupted (exit status unknown)";
 }
 
+std::string simulated_caches_text(const result::Run& run) {
+  auto size = [](uint64_t b) {
+    if (b % (1ull << 20) == 0) return fmt::format("{}M", b >> 20);
+    if (b % (1ull << 10) == 0) return fmt::format("{}K", b >> 10);
+    return fmt::format("{}B", b);
+  };
+  std::string out;
+  for (const auto& c : run.simulated_caches)
+    out += fmt::format("{}{} {}/{}", out.empty() ? "" : ", ", c.name, size(c.size), c.ways);
+  const auto& last = run.simulated_caches.back();
+  if (last.inclusive) out += *last.inclusive ? " inclusive" : " non-inclusive";
+  return out;
+}
+
 std::string run_headline(const result::Run& run) {
   std::string out =
       fmt::format("{}: {}; wall {}; backend {}, scope {}", command_line(run), outcome(run),
                   run.wall_time_s ? format_seconds(*run.wall_time_s) : "not measured",
                   run.backend.empty() ? "unknown" : run.backend, run.scope.empty() ? "unknown" : run.scope);
   if (run.repeat > 1) out += fmt::format(", {} runs", run.repeat);
+  if (!run.simulated_caches.empty()) out += "; simulated caches " + simulated_caches_text(run);
   if (!run.complete) out += "; INCOMPLETE: roofprof stopped early, numbers cover the measured part";
   return out;
 }

@@ -11,8 +11,12 @@ namespace roofprof::report {
 std::string command_line(const result::Run& run);
 // "exited with status 0", "killed by signal 11 (SIGSEGV)", "detached (still running)", ...
 std::string outcome(const result::Run& run);
-// "./app 1 2: exited with status 0; wall 1.23 s; backend perf, scope process[, 3 runs]"
+// "./app 1 2: exited with status 0; wall 1.23 s; backend perf, scope process[, 3 runs][; simulated
+// caches ...]"
 std::string run_headline(const result::Run& run);
+// "L1 48K/12, L2 1M/16, L3 32M/16 non-inclusive": the hierarchy an emulated run simulated (size/ways;
+// the last level's inclusion). Needs run.simulated_caches not empty.
+std::string simulated_caches_text(const result::Run& run);
 // Backend that produced `quantity` of a region: sources["counters.EVENT"] falls back to
 // sources["counters"]. Null when the result does not say.
 std::optional<std::string> source_of(const result::Region& r, const std::string& quantity);

@@ -254,6 +254,16 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
                                        uint32_t(b.member("calls").count())};
   }
   if (doc.has("survey")) run.survey = read_survey(doc.member("survey"));  // optional member
+  if (doc.has("simulated_caches")) {  // optional member
+    JsonNode levels = doc.member("simulated_caches");
+    for (size_t i = 0; i < levels.size(); ++i) {
+      JsonNode l = levels.element(i);
+      SimulatedCache c{l.member("name").string(), l.member("size").count(), l.member("ways").count(),
+                       l.member("line").count(), std::nullopt};
+      if (!l.member("inclusive").is_null()) c.inclusive = l.member("inclusive").boolean();
+      run.simulated_caches.push_back(std::move(c));
+    }
+  }
   run.events = strings(doc.member("events"));
   JsonNode regions = doc.member("regions");
   if (regions_read) {

@@ -224,6 +224,16 @@ J build_json(const Run& run) {
                               {"calls", b.calls}};
   }
   if (run.survey) out["survey"] = survey_json<J>(*run.survey);  // optional member: survey results
+  if (!run.simulated_caches.empty()) {  // optional member: emulated runs with cache simulation
+    J levels = J::array();
+    for (const SimulatedCache& c : run.simulated_caches)
+      levels.push_back(J{{"name", c.name},
+                         {"size", c.size},
+                         {"ways", c.ways},
+                         {"line", c.line},
+                         {"inclusive", c.inclusive ? J(*c.inclusive) : J(nullptr)}});
+    out["simulated_caches"] = std::move(levels);
+  }
   return out;
 }
 

@@ -148,6 +148,19 @@ struct AgentBoundary {
   bool operator==(const AgentBoundary&) const = default;
 };
 
+// One level of the cache hierarchy an emulated run simulated (docs/emulation.md, "Cache
+// simulation"). Optional member of schema 1: present when the run simulated caches.
+struct SimulatedCache {
+  std::string name;                // "L1", "L2", ...
+  uint64_t size = 0;               // bytes
+  uint64_t ways = 0;
+  uint64_t line = 0;               // bytes
+  // Inclusive of the levels above it (true), or non-inclusive, holding the victims of the level
+  // above (false); null for L1.
+  std::optional<bool> inclusive;
+  bool operator==(const SimulatedCache&) const = default;
+};
+
 // A function the survey's samples fell in (roofprof survey, docs/survey.md).
 struct SurveyFunction {
   std::string name;                   // demangled; "[kernel]", "[unknown in MODULE]" without a symbol
@@ -203,6 +216,7 @@ struct Run {
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
   std::optional<AgentBoundary> agent_boundary;  // written only when present
   std::optional<Survey> survey;                 // roofprof survey only; written only when present
+  std::vector<SimulatedCache> simulated_caches;  // L1 first; written only when not empty
   std::vector<std::string> events;  // counter names, in order
   std::vector<Region> regions;
   std::vector<std::string> warnings;

@@ -54,6 +54,7 @@ struct RunOptions {
   std::vector<std::string> events;
   bool cache_sim = true;
   std::string cache_state = "warm";
+  std::string cache_last_level = "host";  // host | inclusive | non-inclusive
   bool quiet = false;
   bool no_ptrace = false;
   bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
@@ -229,6 +230,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   emul::Options eo;
   eo.scope = scope;
   eo.cache_sim = o.cache_sim;
+  if (o.cache_last_level != "host") eo.last_level_inclusive = o.cache_last_level == "inclusive";
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
   eo.follow_exec = o.follow_fork;
   eo.progress = o.quiet ? emul::Options::ProgressOutput::None
@@ -262,6 +264,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       return "";
     }
     for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+    res.simulated_caches = simulated_caches(emulated);
     if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
   } catch (const UserError& e) {
@@ -456,6 +459,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--events,-e", o->events, "software events to count (default: task-clock,page-faults,context-switches; none: the clock only)")
       ->delimiter(',');
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation backend: no cache simulation (L1 traffic only)");
+  sub.add_option("--cache-last-level", o->cache_last_level,
+                 "emulation backend: the simulated last cache level is inclusive, or non-inclusive (holds what the "
+                 "level above evicts, as on AMD Zen and Intel Xeon since Skylake); host: as CPUID says of the host's "
+                 "(docs/emulation.md)")
+      ->check(CLI::IsMember({"host", "inclusive", "non-inclusive"}));
   sub.add_option("--cache-state", o->cache_state,
                  "warm: the program as it runs; cold: caches evicted before each outermost region call "
                  "(docs/methodology.md)")

@@ -17,6 +17,7 @@ typedef struct {
 
 static Level lv[RP_CACHE_MAX_LEVELS];
 static Int nlv;
+static Bool victim_last; /* the last level is non-inclusive, filled by the victims of the one above */
 static UInt line_bits;
 static ULong line_size;
 static ULong DIRTY; /* line_size - 1: a way's dirty mark */
@@ -73,7 +74,33 @@ static inline void remove_at(const Level* l, ULong* set, Int w)
 /*--- Hierarchy                                            ---*/
 /*------------------------------------------------------------*/
 
+static inline Bool is_victim_level(Int k) { return victim_last && k == nlv - 1; }
+
 static void evict(Int k, ULong victim);
+static void fill(Int k, ULong line);
+
+/* Level k misses `line`: brings it from below, counting the read, and returns the dirty mark it
+   comes with (a line leaving a non-inclusive last level keeps it; one from an inclusive level
+   or DRAM comes clean). */
+static ULong fetch(Int k, ULong line)
+{
+   if (is_victim_level(k + 1)) {
+      const Level* v = &lv[k + 1];
+      ULong* set = set_of(v, line);
+      Int w = find(v, set, line);
+      if (w < 0) {
+         ctr[2 * (k + 1)] += line_size; /* read from DRAM, past the last level */
+         return 0;
+      }
+      ULong dirty = set[w] & DIRTY;
+      remove_at(v, set, w);
+      ctr[2 * k] += line_size; /* read through interface k+1 */
+      return dirty;
+   }
+   fill(k + 1, line);
+   ctr[2 * k] += line_size; /* read through interface k+1 */
+   return 0;
+}
 
 /* Makes `line` present in level k >= 1, fetching it from below when absent. */
 static void fill(Int k, ULong line)
@@ -86,15 +113,15 @@ static void fill(Int k, ULong line)
       if (w) to_front(set, w);
       return;
    }
-   fill(k + 1, line);
-   ctr[2 * k] += line_size; /* read through interface k+1 */
-   evict(k, insert(l, set, entry(line)));
+   ULong dirty = fetch(k, line);
+   evict(k, insert(l, set, entry(line) | dirty));
 }
 
-/* `victim` left level k: drop copies above it (inclusion) and write dirty data below. */
+/* `victim` left level k: drop copies above it (inclusion) and write dirty data below; into a
+   non-inclusive last level, every victim goes. */
 static void evict(Int k, ULong victim)
 {
-   if (victim == EMPTY) return;
+   if (victim == EMPTY || is_victim_level(k)) return; /* nothing above holds it; write-backs charged */
    ULong line = tag(victim);
    Bool dirty = (victim & DIRTY) != 0;
    for (Int j = 0; j < k; j++) {
@@ -104,6 +131,12 @@ static void evict(Int k, ULong victim)
          if (set[w] & DIRTY) dirty = True;
          remove_at(&lv[j], set, w);
       }
+   }
+   if (is_victim_level(k + 1)) {
+      ctr[2 * k + 1] += line_size; /* written through interface k+1, clean or dirty */
+      const Level* b = &lv[k + 1];
+      insert(b, set_of(b, line), entry(line) | (dirty ? DIRTY : 0)); /* its own victim just leaves */
+      return;
    }
    if (!dirty || k + 1 >= nlv) return; /* write-backs were charged at dirtying */
    const Level* b = &lv[k + 1];
@@ -116,15 +149,18 @@ static void evict(Int k, ULong victim)
 }
 
 /* The L1 copy of `line` goes from clean to dirty: charge the write-back through every
-   interface below which no dirty copy exists yet. */
+   interface below which no dirty copy exists yet. Interface j feeds level j from level j-1
+   (DRAM when j == n). A non-inclusive last level's interface is charged when lines enter it, and
+   it holds no copy of a line that is in L1. */
 static void charge_dirtying(ULong line)
 {
-   ctr[1] += line_size;
-   for (Int k = 1; k < nlv; k++) {
-      const ULong* set = set_of(&lv[k], line);
-      Int w = find(&lv[k], set, line);
+   for (Int j = 1; j <= nlv; j++) {
+      if (is_victim_level(j)) continue;
+      ctr[2 * (j - 1) + 1] += line_size;
+      if (j == nlv) return;
+      const ULong* set = set_of(&lv[j], line);
+      Int w = find(&lv[j], set, line);
       if (w >= 0 && (set[w] & DIRTY)) return;
-      ctr[2 * k + 1] += line_size;
    }
 }
 
@@ -141,10 +177,9 @@ static void access_line(ULong line, Bool write)
       }
       return;
    }
-   fill(1, line);
-   ctr[0] += line_size;
-   ULong victim = insert(l, set, entry(line));
-   if (write) {
+   ULong dirty = fetch(0, line);
+   ULong victim = insert(l, set, entry(line) | dirty);
+   if (write && !dirty) {
       charge_dirtying(line);
       set[0] |= DIRTY;
    }
@@ -168,10 +203,12 @@ const HChar* rp_cache_check(const RpCacheGeom* g, Int n)
    return NULL;
 }
 
-void rp_cache_init(const RpCacheGeom* g, Int n, ULong* counters)
+void rp_cache_init(const RpCacheGeom* g, Int n, Bool victim, ULong* counters)
 {
    tl_assert(rp_cache_check(g, n) == NULL);
+   tl_assert(!victim || n >= 2);
    nlv = n;
+   victim_last = victim;
    ctr = counters;
    line_size = g[0].line;
    DIRTY = line_size - 1;

@@ -10,7 +10,16 @@
  *               write-back a store will cause is counted when the store happens, so a
  *               region pays for the write-backs it causes even if the eviction comes later).
  * Non-temporal stores bypass the hierarchy: copies of the line are invalidated and the
- * bytes are counted as DRAM writes. */
+ * bytes are counted as DRAM writes.
+ *
+ * Non-inclusive last level (victim), as on AMD since Zen and Intel's server parts since Skylake:
+ * the last level n-1 (n >= 2) holds only lines the level above it evicted, clean or dirty. A
+ * miss of level n-2 that hits there moves the line up (read[n-1], the line leaves the last level
+ * with its dirty mark); one that misses comes straight from DRAM (read[n]; nothing at interface
+ * n-1). Each line level n-2 evicts enters the last level: write[n-1] += line size, charged at
+ * that eviction, clean lines too. The last level's evictions remove nothing above it (no copy
+ * is there). DRAM writes stay charged at dirtying: when a line becomes dirty with no dirty copy
+ * below L1. The levels above the last stay inclusive of each other. */
 #ifndef RP_CACHE_H
 #define RP_CACHE_H
 
@@ -27,8 +36,9 @@ typedef struct {
 /* Checks a geometry; returns NULL when usable, else a message. */
 const HChar* rp_cache_check(const RpCacheGeom* levels, Int n);
 
-/* `counters` receives 2*n values: read[1], write[1], read[2], write[2], ... */
-void rp_cache_init(const RpCacheGeom* levels, Int n, ULong* counters);
+/* `counters` receives 2*n values: read[1], write[1], read[2], write[2], ... `victim_last`: the
+   last level is non-inclusive (above); needs n >= 2. */
+void rp_cache_init(const RpCacheGeom* levels, Int n, Bool victim_last, ULong* counters);
 
 /* Empties every level (the cold scenario, --cold-at-entry). Dirty lines are dropped without
    adding traffic: their write-backs were charged when they became dirty, before the flush. */

@@ -245,6 +245,7 @@ static void fork_child(ThreadId tid)
 
 static RpCacheGeom clo_levels[RP_CACHE_MAX_LEVELS];
 static Int clo_n_levels;
+static Bool clo_victim_last; /* --cache-last=victim: non-inclusive last level (rp_cache.h) */
 
 static Bool parse_level(const HChar* s)
 {
@@ -275,6 +276,11 @@ static Bool process_option(const HChar* arg)
    else if VG_STR_CLO (arg, "--cache-level", s) {
       if (!parse_level(s)) VG_(fmsg_bad_option)(arg, "expected SIZE,WAYS,LINE in bytes (at most 4 levels)\n");
    }
+   else if VG_STR_CLO (arg, "--cache-last", s) {
+      if (VG_(strcmp)(s, "victim") == 0) clo_victim_last = True;
+      else if (VG_(strcmp)(s, "inclusive") == 0) clo_victim_last = False;
+      else VG_(fmsg_bad_option)(arg, "expected inclusive or victim\n");
+   }
    else return False;
    return True;
 }
@@ -286,6 +292,7 @@ static void print_usage(void)
       "    --out-dir=DIR             write events to DIR/<pid>.<n>.events\n"
       "    --cache-sim=no|yes        simulate the cache hierarchy [no]\n"
       "    --cache-level=S,W,L       one level (size, ways, line bytes), L1 first\n"
+      "    --cache-last=inclusive|victim  the last level: inclusive, or non-inclusive of victims [inclusive]\n"
       "    --progress-interval=MS    progress lines every MS ms, 0 = none [1000]\n"
       "    --cold-at-entry=no|yes    empty the simulated caches at each outermost region entry [no]\n"
       "    --annotate=no|yes         counts per instruction in DIR/<pid>.annot [no]\n");
@@ -301,6 +308,7 @@ static void post_clo_init(void)
 {
    if (rp_clo_cache_sim) {
       const HChar* err = clo_n_levels ? rp_cache_check(clo_levels, clo_n_levels) : "no --cache-level given";
+      if (!err && clo_victim_last && clo_n_levels < 2) err = "a non-inclusive last level needs two levels or more";
       if (err) {
          VG_(fmsg)("roofprof: bad cache geometry: %s\n", err);
          VG_(exit)(2);
@@ -315,7 +323,7 @@ static void post_clo_init(void)
          }
       }
       rp_n_counters = C_CACHE + 2 * clo_n_levels;
-      rp_cache_init(clo_levels, clo_n_levels, &rp_live[C_CACHE]);
+      rp_cache_init(clo_levels, clo_n_levels, clo_victim_last, &rp_live[C_CACHE]);
    }
    rp_threads = VG_(calloc)("rp.threads", VG_N_THREADS, sizeof(Thread));
    rp_load_probes();
