@@ -6,6 +6,13 @@
 // 2*n counters must be equal, and L1's most recently used way must be where, and in the form,
 // rp_cache_l1_layout says (the inline fast path of the instrumentation relies on it).
 //
+// Every trace also runs with a non-inclusive (victim) last level, rp_cache_init's `victim_last`,
+// modelled here from rp_cache.h's rules: levels 0 .. n-2 inclusive of each other; the last level
+// holds only the lines level n-2 evicted, clean or dirty (write[n-1] at that eviction); a miss of
+// level n-2 takes the line out of the last level with its dirty mark (read[n-1]) or from DRAM
+// (read[n]); the last level's evictions remove nothing above; dirtying charges write[1 ..] down to
+// the first dirty copy as before but never write[n-1].
+//
 // The reference is deliberately plain: a vector of {line, dirty} per set, most recently used
 // first, lines found by scanning, moved to the front by rotation, sets chosen by `line % sets`.
 #include <gtest/gtest.h>
@@ -42,9 +49,16 @@ std::string describe(const Geometry& g) {
 // Reference model
 // ---------------------------------------------------------------------------------------------
 
+// Whether the last level is inclusive or a victim cache (rp_cache_init's `victim_last`).
+enum class Mode { Inclusive, Victim };
+
+const char* describe(Mode m) { return m == Mode::Victim ? "victim last level" : "inclusive"; }
+
 class Reference {
  public:
-  explicit Reference(const Geometry& g) : counters(2 * g.size(), 0), line_(g.at(0).line), levels_(g.size()) {
+  Reference(const Geometry& g, Mode mode)
+      : counters(2 * g.size(), 0), line_(g.at(0).line), levels_(g.size()), victim_(mode == Mode::Victim) {
+    if (victim_ && g.size() < 2) error_ = "a victim last level needs two levels at least";
     events.evictions.assign(g.size(), 0);
     for (size_t k = 0; k < g.size(); ++k) {
       levels_[k].ways = g[k].assoc;
@@ -79,14 +93,25 @@ class Reference {
     return it != set(0, line).end() && it->dirty;
   }
 
-  // Every line of level k is also in level k+1; an empty string when so.
-  std::string inclusion_violation() {
-    for (size_t k = 0; k + 1 < levels_.size(); ++k)
-      for (auto& s : levels_[k].sets)
-        for (const Copy& c : s)
-          if (find(set(k + 1, c.line), c.line) == set(k + 1, c.line).end())
-            return "line " + std::to_string(c.line) + " is in L" + std::to_string(k + 1) + " but not in L" +
-                   std::to_string(k + 2);
+  // Every line of an inclusive level k is also in level k+1 (in victim mode, up to level n-2), no
+  // line of a victim last level is in any level above it, no set holds a line twice or more lines
+  // than its ways; an empty string when so.
+  std::string invariant_violation() {
+    const size_t n = levels_.size();
+    const size_t inclusive_below = victim_ ? n - 1 : n;  // levels 0 .. inclusive_below-1 are inclusive
+    for (size_t k = 0; k < n; ++k)
+      for (auto& s : levels_[k].sets) {
+        if (s.size() > levels_[k].ways) return "a set of L" + std::to_string(k + 1) + " is over-full";
+        for (const Copy& c : s) {
+          const std::string where = "line " + std::to_string(c.line) + " of L" + std::to_string(k + 1);
+          if (std::count_if(s.begin(), s.end(), [&c](const Copy& o) { return o.line == c.line; }) != 1)
+            return where + " is twice in its set";
+          if (k + 1 < inclusive_below && !holds(k + 1, c.line)) return where + " is not in L" + std::to_string(k + 2);
+          if (victim_ && k == n - 1)
+            for (size_t j = 0; j < k; ++j)
+              if (holds(j, c.line)) return where + " (the victim level) is also in L" + std::to_string(j + 1);
+        }
+      }
     return error_;
   }
 
@@ -100,6 +125,13 @@ class Reference {
     u64 dirt_handed_down = 0;      // an eviction made the copy below dirty
     u64 dirtying_stopped = 0;      // a store found a dirty copy below L1 and stopped charging there
     u64 dirty_dropped_by_nt = 0;   // a non-temporal store dropped a dirty copy
+    // Victim mode only:
+    u64 victim_in_clean = 0;       // level n-2 evicted a clean line into the last level
+    u64 victim_in_dirty = 0;       // ... a dirty one
+    u64 victim_hits = 0;           // a miss of level n-2 found its line in the last level
+    u64 victim_hits_dirty = 0;     // ... dirty, and moved the dirty mark up
+    u64 dram_past_victim = 0;      // a miss of level n-2 went past the last level to DRAM
+    u64 dirty_victim_stored = 0;   // a store found its L1 copy dirty as it came from the last level (n = 2)
   } events;
 
  private:
@@ -118,6 +150,8 @@ class Reference {
   u64& write(size_t j) { return counters[2 * (j - 1) + 1]; }
 
   Set& set(size_t k, u64 line) { return levels_[k].sets[line % levels_[k].sets.size()]; }
+  bool holds(size_t k, u64 line) { return find(set(k, line), line) != set(k, line).end(); }
+  bool victim_level(size_t k) const { return victim_ && k + 1 == levels_.size(); }
   static Set::iterator find(Set& s, u64 line) {
     return std::find_if(s.begin(), s.end(), [line](const Copy& c) { return c.line == line; });
   }
@@ -130,10 +164,12 @@ class Reference {
   void touch(u64 line, bool is_store) {
     Set& s = set(0, line);
     auto it = find(s, line);
-    if (it != s.end())
+    if (it != s.end()) {
       std::rotate(s.begin(), it, it + 1);
-    else
+    } else {
       bring(0, line);
+      if (is_store && s.front().dirty) ++events.dirty_victim_stored;  // only from a victim level
+    }
     if (is_store && !s.front().dirty) {
       charge_dirtying(line);
       s.front().dirty = true;
@@ -142,18 +178,36 @@ class Reference {
 
   // `line` is not in level k: fetch it through interface k+1 (from level k+1, bringing it there
   // first if needed) and put it at MRU, evicting the LRU copy when the set is full.
+  //   In victim mode, level n-2 takes the line out of the last level with its dirty mark (through
+  // interface n-1) or, when it is not there, straight from DRAM (through interface n).
   void bring(size_t k, u64 line) {
-    if (k + 1 < levels_.size()) {
+    bool dirty = false;
+    if (victim_level(k + 1)) {
+      Set& below = set(k + 1, line);
+      auto it = find(below, line);
+      if (it != below.end()) {
+        dirty = it->dirty;
+        below.erase(it);
+        ++events.victim_hits;
+        events.victim_hits_dirty += dirty;
+        read(k + 1) += line_;
+      } else {
+        ++events.dram_past_victim;
+        read(levels_.size()) += line_;
+      }
+    } else if (k + 1 < levels_.size()) {
       Set& below = set(k + 1, line);
       auto it = find(below, line);
       if (it != below.end())
         std::rotate(below.begin(), it, it + 1);
       else
         bring(k + 1, line);
+      read(k + 1) += line_;
+    } else {
+      read(k + 1) += line_;  // the last level, from DRAM
     }
-    read(k + 1) += line_;
     Set& s = set(k, line);
-    s.insert(s.begin(), Copy{line, false});
+    s.insert(s.begin(), Copy{line, dirty});
     if (s.size() > levels_[k].ways) {
       Copy victim = s.back();
       s.pop_back();
@@ -164,7 +218,11 @@ class Reference {
 
   // `victim` left level k: its copies above go too (inclusion); if any copy was dirty the copy
   // below becomes dirty. No traffic: the write-backs were charged when the lines became dirty.
+  //   In victim mode, a line leaving the last level just goes (no copy is above it, its write-back
+  // was charged), and one leaving level n-2 enters the last level, dirty if any copy was, counted
+  // at interface n-1 either way.
   void evicted(size_t k, const Copy& victim) {
+    if (victim_level(k)) return;
     bool dirty = victim.dirty;
     for (size_t j = 0; j < k; ++j) {
       Set& s = set(j, victim.line);
@@ -174,6 +232,19 @@ class Reference {
         s.erase(it);
         ++events.back_invalidations;
       }
+    }
+    if (victim_level(k + 1)) {
+      write(k + 1) += line_;
+      (dirty ? events.victim_in_dirty : events.victim_in_clean)++;
+      Set& below = set(k + 1, victim.line);
+      if (find(below, victim.line) != below.end())
+        error_ = "line " + std::to_string(victim.line) + " evicted into the victim level is there already";
+      below.insert(below.begin(), Copy{victim.line, dirty});
+      if (below.size() > levels_[k + 1].ways) {
+        below.pop_back();
+        ++events.evictions[k + 1];
+      }
+      return;
     }
     if (!dirty || k + 1 >= levels_.size()) return;
     Set& below = set(k + 1, victim.line);
@@ -186,21 +257,27 @@ class Reference {
   }
 
   // L1's copy of `line` becomes dirty: a write-back through interface 1, and through every
-  // interface below which no dirty copy exists yet.
+  // interface below which no dirty copy exists yet. A victim last level's interface is charged
+  // when lines enter it, not here; it holds no copy of a line that L1 holds.
   void charge_dirtying(u64 line) {
-    write(1) += line_;
-    for (size_t k = 1; k < levels_.size(); ++k) {
-      auto it = find(set(k, line), line);
-      if (it != set(k, line).end() && it->dirty) {
+    for (size_t j = 1; j <= levels_.size(); ++j) {  // interface j, above level j (0-based; DRAM at n)
+      if (victim_level(j)) {
+        if (holds(j, line)) error_ = "line " + std::to_string(line) + " is both in L1 and in the victim level";
+        continue;
+      }
+      write(j) += line_;
+      if (j == levels_.size()) return;
+      auto it = find(set(j, line), line);
+      if (it != set(j, line).end() && it->dirty) {
         ++events.dirtying_stopped;
         return;
       }
-      write(k + 1) += line_;
     }
   }
 
   u64 line_;
   std::vector<Level> levels_;
+  bool victim_;
   std::string error_;
 };
 
@@ -231,11 +308,12 @@ std::string describe(const std::vector<u64>& c) {
 // rp_cache.c has one global hierarchy: one Harness at a time.
 class Harness {
  public:
-  explicit Harness(const Geometry& g) : geometry_(g), ref_(g), sim_(2 * g.size(), 0) {
+  explicit Harness(const Geometry& g, Mode mode = Mode::Inclusive)
+      : geometry_(g), mode_(mode), ref_(g, mode), sim_(2 * g.size(), 0) {
     const HChar* problem = rp_cache_check(g.data(), int(g.size()));
     EXPECT_EQ(problem, nullptr) << describe(g) << ": " << problem;
     rp_cache_stub_release_all();  // the previous hierarchy's ways
-    rp_cache_init(g.data(), int(g.size()), sim_.data());
+    rp_cache_init(g.data(), int(g.size()), mode == Mode::Victim ? True : False, sim_.data());
     has_layout_ = rp_cache_l1_layout(&ways_, &set_bits_, &shift_);
     EXPECT_EQ(rp_cache_line_size(), g[0].line);
   }
@@ -268,22 +346,25 @@ class Harness {
         break;
     }
     if (sim_ != ref_.counters) {
-      ADD_FAILURE() << describe(geometry_) << ", access " << index << " (" << describe(op) << "):\n  rp_cache:  "
+      ADD_FAILURE() << describe(geometry_) << " " << describe(mode_) << ", access " << index << " (" << describe(op)
+                    << "):\n  rp_cache:  "
                     << describe(sim_) << "\n  reference: " << describe(ref_.counters);
       return false;
     }
     return check_mru(op, index);
   }
 
-  // Runs `trace`; false at the first difference. Checks the reference's inclusion every
-  // `inclusion_every` accesses (it scans every level).
-  bool run(const std::vector<Op>& trace, size_t inclusion_every = 256) {
+  // Runs `trace`; false at the first difference. Checks the reference's invariants (inclusion,
+  // and in victim mode a last level disjoint from the levels above) every `check_every` accesses
+  // (it scans every level).
+  bool run(const std::vector<Op>& trace, size_t check_every = 256) {
     for (size_t i = 0; i < trace.size(); ++i) {
       if (!step(trace[i], i)) return false;
-      if ((i + 1) % inclusion_every == 0 || i + 1 == trace.size()) {
-        std::string v = ref_.inclusion_violation();
+      if ((i + 1) % check_every == 0 || i + 1 == trace.size()) {
+        std::string v = ref_.invariant_violation();
         if (!v.empty()) {
-          ADD_FAILURE() << describe(geometry_) << ", after access " << i << ": reference model broken: " << v;
+          ADD_FAILURE() << describe(geometry_) << " " << describe(mode_) << ", after access " << i
+                        << ": reference model broken: " << v;
           return false;
         }
       }
@@ -308,8 +389,8 @@ class Harness {
     // The inline tests of the instrumentation, as rp_cache.h states them.
     const bool load_fast = (way ^ last) < line, store_fast = way == (last | (line - 1));
     if (way != expected || !load_fast || store_fast != dirty || !ref_.in_l1(last / line)) {
-      ADD_FAILURE() << describe(geometry_) << ", access " << index << " (" << describe(op)
-                    << "): L1 MRU way 0x" << std::hex << way << ", expected 0x" << expected << std::dec
+      ADD_FAILURE() << describe(geometry_) << " " << describe(mode_) << ", access " << index << " ("
+                    << describe(op) << "): L1 MRU way 0x" << std::hex << way << ", expected 0x" << expected << std::dec
                     << " (dirty in the reference: " << dirty << ")";
       return false;
     }
@@ -317,6 +398,7 @@ class Harness {
   }
 
   Geometry geometry_;
+  Mode mode_;
   Reference ref_;
   std::vector<u64> sim_;  // rp_cache.c writes here
   bool has_layout_ = false;
@@ -474,6 +556,12 @@ Reference::Events& operator+=(Reference::Events& a, const Reference::Events& b) 
   a.dirt_handed_down += b.dirt_handed_down;
   a.dirtying_stopped += b.dirtying_stopped;
   a.dirty_dropped_by_nt += b.dirty_dropped_by_nt;
+  a.victim_in_clean += b.victim_in_clean;
+  a.victim_in_dirty += b.victim_in_dirty;
+  a.victim_hits += b.victim_hits;
+  a.victim_hits_dirty += b.victim_hits_dirty;
+  a.dram_past_victim += b.dram_past_victim;
+  a.dirty_victim_stored += b.dirty_victim_stored;
   return a;
 }
 
@@ -483,27 +571,57 @@ std::string describe(const Reference::Events& e) {
   for (u64 v : e.evictions) s << " " << v;
   s << ", back-invalidations " << e.back_invalidations << ", dirt handed down " << e.dirt_handed_down
     << ", dirtying charges stopped below L1 " << e.dirtying_stopped << ", dirty copies dropped by non-temporal stores "
-    << e.dirty_dropped_by_nt;
+    << e.dirty_dropped_by_nt << "; victim level: clean lines in " << e.victim_in_clean << ", dirty lines in "
+    << e.victim_in_dirty << ", hits " << e.victim_hits << " (dirty " << e.victim_hits_dirty << "), DRAM fills past it "
+    << e.dram_past_victim << ", stores to a dirty line from it " << e.dirty_victim_stored;
   return s.str();
 }
 
-// A trace only tests what it makes happen: expects evictions from every level, and with more than
-// one level dirt handed down by evictions, dirtying charges stopped by a dirty copy below L1 and,
-// unless `back` is false, back-invalidations; dirty copies dropped by non-temporal stores unless
-// `nt` is false.
-void expect_exercised(const Reference::Events& e, size_t levels, const std::string& what, bool nt = true,
-                      bool back = true) {
-  SCOPED_TRACE(what + ": " + describe(e));
-  for (size_t k = 0; k < levels; ++k) EXPECT_GT(e.evictions.at(k), 0u) << "L" << k + 1;
+// A trace only tests what it makes happen: expects evictions from every level, and among the
+// inclusive levels (all of them, or in victim mode all but the last), when there are two or more,
+// dirt handed down by evictions, dirtying charges stopped by a dirty copy below L1 and, unless
+// `back` is false, back-invalidations; dirty copies dropped by non-temporal stores unless `nt` is
+// false. In victim mode also clean and dirty lines entering the last level, hits there, fills from
+// DRAM past it and, unless `victim_reuse` is false, evictions from the last level, hits there that
+// move a dirty line up and, with two levels, stores to an L1 line that came dirty from it.
+void expect_exercised(const Reference::Events& e, size_t levels, Mode mode, const std::string& what, bool nt = true,
+                      bool back = true, bool victim_reuse = true) {
+  SCOPED_TRACE(what + ", " + describe(mode) + ": " + describe(e));
+  for (size_t k = 0; k < levels; ++k) {
+    if (mode == Mode::Inclusive || victim_reuse || k + 1 < levels) {
+      EXPECT_GT(e.evictions.at(k), 0u) << "L" << k + 1;
+    }
+  }
   if (nt) {
     EXPECT_GT(e.dirty_dropped_by_nt, 0u);
   }
-  if (levels < 2) return;
+  if (mode == Mode::Victim) {
+    EXPECT_GT(e.victim_in_clean, 0u);
+    EXPECT_GT(e.victim_in_dirty, 0u);
+    EXPECT_GT(e.victim_hits, e.victim_hits_dirty);
+    EXPECT_GT(e.dram_past_victim, 0u);
+    if (victim_reuse) {
+      EXPECT_GT(e.victim_hits_dirty, 0u);
+    }
+    if (levels == 2 && victim_reuse) {
+      EXPECT_GT(e.dirty_victim_stored, 0u);
+    }
+  } else {
+    EXPECT_EQ(e.victim_in_clean + e.victim_in_dirty + e.victim_hits + e.dram_past_victim + e.dirty_victim_stored, 0u);
+  }
+  const size_t inclusive = mode == Mode::Victim ? levels - 1 : levels;
+  if (inclusive < 2) return;
   if (back) {
     EXPECT_GT(e.back_invalidations, 0u);
   }
   EXPECT_GT(e.dirt_handed_down, 0u);
   EXPECT_GT(e.dirtying_stopped, 0u);
+}
+
+// `only`, unless it is victim mode and the geometry has a single level.
+std::vector<Mode> modes(const Geometry& g, Mode only) {
+  if (only == Mode::Victim && g.size() < 2) return {};
+  return {only};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -524,24 +642,35 @@ TEST(CacheModel, ChecksGeometriesAsDocumented) {
 }
 
 TEST(CacheModel, LayoutIsAvailableExactlyWhenL1HasAPowerOfTwoSetsAboveOne) {
-  for (const auto& g : small_geometries()) {
-    Harness h(g);
-    const u64 sets = g[0].size / (g[0].assoc * g[0].line);
-    EXPECT_EQ(h.has_layout(), sets > 1 && std::has_single_bit(sets)) << describe(g);
-  }
+  for (const auto& g : small_geometries())
+    for (Mode mode : {Mode::Inclusive, Mode::Victim}) {
+      if (mode == Mode::Victim && g.size() < 2) continue;
+      Harness h(g, mode);
+      const u64 sets = g[0].size / (g[0].assoc * g[0].line);
+      EXPECT_EQ(h.has_layout(), sets > 1 && std::has_single_bit(sets)) << describe(g) << " " << describe(mode);
+    }
   Harness h(default_geometry());
   EXPECT_TRUE(h.has_layout());
+}
+
+struct Expected {
+  Op op;
+  std::vector<u64> counters;  // r1 w1 r2 w2 ...
+};
+
+void expect_steps(Harness& h, const std::vector<Expected>& steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    ASSERT_TRUE(h.step(steps[i].op, i));
+    ASSERT_EQ(h.counters(), steps[i].counters) << "step " << i << " (" << describe(steps[i].op) << ")";
+  }
+  EXPECT_EQ(h.reference().invariant_violation(), "");
 }
 
 // Worked by hand from rp_cache.h (L1: 2 sets x 1 way, L2: 1 set x 2 ways, 64-byte lines), so
 // that the reference itself is checked against something independent of both models.
 TEST(CacheModel, HandCountedTraceGivesTheWorkedOutCounters) {
   Harness h({level(2, 1), level(1, 2)});
-  struct Expected {
-    Op op;
-    std::vector<u64> counters;  // r1 w1 r2 w2
-  };
-  const std::vector<Expected> steps{
+  expect_steps(h, {
       {{Op::Store, 0, 8}, {64, 64, 64, 64}},         // line 0 from DRAM, dirtied: charged at both interfaces
       {{Op::Load, 128, 8}, {128, 64, 128, 64}},      // line 2 evicts dirty line 0 from L1: L2's copy dirty
       {{Op::Store, 0, 8}, {192, 128, 128, 64}},      // line 0 from L2 (dirty there): charged at interface 1 only
@@ -552,93 +681,189 @@ TEST(CacheModel, HandCountedTraceGivesTheWorkedOutCounters) {
       {{Op::Load, 64, 8}, {448, 256, 384, 208}},     // line 1 again from DRAM
       {{Op::Flush}, {448, 256, 384, 208}},
       {{Op::Load, 0, 8}, {512, 256, 448, 208}},      // line 0 again from DRAM, its dirt dropped by the flush
-  };
-  for (size_t i = 0; i < steps.size(); ++i) {
-    ASSERT_TRUE(h.step(steps[i].op, i));
-    ASSERT_EQ(h.counters(), steps[i].counters) << "step " << i << " (" << describe(steps[i].op) << ")";
+  });
+}
+
+// The same for a victim last level, worked by hand from rp_cache.h's rules. Lines are named by
+// number (line k at address 64 k), c clean, d dirty, sets listed most recently used first.
+TEST(CacheModel, HandCountedVictimTracesGiveTheWorkedOutCounters) {
+  {
+    SCOPED_TRACE("three levels");
+    // L1: 2 sets x 1 way (even lines in set 0, odd in set 1), L2: 1 set x 2 ways, L3 (victim): 1 set x 2 ways.
+    // Counters r1 w1 r2 w2 r3 w3; interface 2 feeds L2 from the victim L3, interface 3 is DRAM.
+    Harness h({level(2, 1), level(1, 2), level(1, 2)}, Mode::Victim);
+    expect_steps(h, {
+        // 0 from DRAM into L2 (not into L3) and L1; dirtied: w1 and DRAM's w3, never w2. L2 [0c].
+        {{Op::Store, 0, 8}, {64, 64, 0, 0, 64, 64}},
+        // 2 from DRAM; it evicts dirty 0 from L1, so L2's copy of 0 becomes dirty. L2 [2c 0d].
+        {{Op::Load, 128, 8}, {128, 64, 0, 0, 128, 64}},
+        // 4 from DRAM; L2 evicts 0d into L3 (w2). L1 evicts clean 2. L2 [4c 2c], L3 [0d].
+        {{Op::Load, 256, 8}, {192, 64, 0, 64, 192, 64}},
+        // 6 from DRAM; L2 evicts 2c into L3 (w2, clean too). L2 [6c 4c], L3 [2c 0d].
+        {{Op::Load, 384, 8}, {256, 64, 0, 128, 256, 64}},
+        // 0 hits L3: moved up into L2 (r2), still dirty; L2 evicts 4c into L3. L2 [0d 6c], L3 [4c 2c], L1 [0c].
+        {{Op::Load, 0, 8}, {320, 64, 64, 192, 256, 64}},
+        // L1's clean copy of 0 dirtied: w1; L2's copy is dirty, so nothing below (no second DRAM write).
+        {{Op::Store, 0, 8}, {320, 128, 64, 192, 256, 64}},
+        // 1 from DRAM into L1's set 1; L2 evicts 6c into L3, which evicts 2 (nothing above). L2 [1c 0d], L3 [6c 4c].
+        {{Op::Load, 64, 8}, {384, 128, 64, 256, 320, 64}},
+        // 4 from L3 (r2); L2 evicts 0, back-invalidating L1's dirty copy, into L3 dirty (w2). L2 [4c 1c], L3 [0d 6c].
+        {{Op::Load, 256, 8}, {448, 128, 128, 320, 320, 64}},
+        // 0 from L3 again (r2), dirty into L2; L2 evicts 1c into L3 (w2) and from L1's set 1; L1 evicts clean 4.
+        // L1's copy of 0 comes clean and is dirtied: w1 only. L2 [0d 4c], L3 [1c 6c].
+        {{Op::Store, 0, 8}, {512, 192, 192, 384, 320, 64}},
+        // 1 dropped from L3, 16 bytes to DRAM. L3 [6c].
+        {{Op::StoreNt, 64, 16}, {512, 192, 192, 384, 320, 80}},
+        // 1 from DRAM; L2 evicts 4c into L3. L2 [1c 0d], L3 [4c 6c].
+        {{Op::Load, 64, 8}, {576, 192, 192, 448, 384, 80}},
+    });
+  }
+  {
+    SCOPED_TRACE("two levels");
+    // L1: 2 sets x 1 way, L2 (victim): 1 set x 2 ways. Counters r1 w1 r2 w2; interface 1 feeds L1
+    // from the victim L2, interface 2 is DRAM.
+    Harness h({level(2, 1), level(1, 2)}, Mode::Victim);
+    expect_steps(h, {
+        // 0 from DRAM into L1 only; dirtied: DRAM's w2 only.
+        {{Op::Store, 0, 8}, {0, 0, 64, 64}},
+        // 2 from DRAM; L1 evicts 0d into L2 (w1). L2 [0d].
+        {{Op::Load, 128, 8}, {0, 64, 128, 64}},
+        // 0 from L2 (r1) with its dirty mark, so the store charges nothing; L1 evicts 2c into L2 (w1). L2 [2c].
+        {{Op::Store, 0, 8}, {64, 128, 128, 64}},
+        // 1 from DRAM into L1's empty set 1.
+        {{Op::Load, 64, 8}, {64, 128, 192, 64}},
+        // 4 from DRAM; L1 evicts 0d into L2 (w1). L2 [0d 2c].
+        {{Op::Load, 256, 8}, {64, 192, 256, 64}},
+        // 6 from DRAM; L1 evicts 4c into L2 (w1), which evicts 2. L2 [4c 0d].
+        {{Op::Load, 384, 8}, {64, 256, 320, 64}},
+        // 2 from DRAM; L1 evicts 6c into L2 (w1), which evicts 0d (its write-back charged at step 0). L2 [6c 4c].
+        {{Op::Load, 128, 8}, {64, 320, 384, 64}},
+        // 0 from DRAM, clean; L1 evicts 2c into L2 (w1). Dirtied: w2. L2 [2c 6c].
+        {{Op::Store, 0, 8}, {64, 384, 448, 128}},
+    });
   }
 }
 
-TEST(CacheModel, RandomTracesMatchTheReferenceOnSmallGeometries) {
-  for (const auto& g : small_geometries()) {
-    Reference::Events events;
-    for (u64 seed : {1, 2, 3, 4}) {
-      SCOPED_TRACE(describe(g) + ", seed " + std::to_string(seed));
-      Harness h(g);
-      if (!h.run(random_trace(g, seed, 20000))) return;
-      events += h.reference().events;
+void random_traces_on_small_geometries(Mode only) {
+  for (const auto& g : small_geometries())
+    for (Mode mode : modes(g, only)) {
+      Reference::Events events;
+      for (u64 seed : {1, 2, 3, 4}) {
+        SCOPED_TRACE(describe(g) + ", " + describe(mode) + ", seed " + std::to_string(seed));
+        Harness h(g, mode);
+        if (!h.run(random_trace(g, seed, 20000))) return;
+        events += h.reference().events;
+      }
+      expect_exercised(events, g.size(), mode, describe(g));
     }
-    expect_exercised(events, g.size(), describe(g));
-  }
+}
+
+TEST(CacheModel, RandomTracesMatchTheReferenceOnSmallGeometries) { random_traces_on_small_geometries(Mode::Inclusive); }
+
+TEST(CacheModel, RandomTracesMatchTheReferenceOnSmallGeometriesWithAVictimLastLevel) {
+  random_traces_on_small_geometries(Mode::Victim);
 }
 
 // Filling 32 MiB takes half a million accesses: the random part starts after a stream of stores
 // over 1.25 times L3 and does not flush, so that its accesses beyond L3's contents evict from it.
 // Back-invalidations of live L1 lines are rare at this size (a hot line leaves L2 after some 16K
 // L2 misses): CyclicStreamsLongerThanTheWaysMatchTheReference makes them on purpose.
-TEST(CacheModel, RandomTracesMatchTheReferenceOnTheDefaultGeometry) {
+void random_traces_on_the_default_geometry(Mode mode, size_t random) {
   const Geometry g = default_geometry();
   std::vector<Op> trace;
   for (u64 off = 0; off < g[2].size + g[2].size / 4; off += 64) trace.push_back(Op{Op::Store, (u64(7) << 32) + off, 8});
-  const auto random = random_trace(g, 7, 800'000, false);
-  trace.insert(trace.end(), random.begin(), random.end());
-  Harness h(g);
+  const auto tail = random_trace(g, 7, random, false);
+  trace.insert(trace.end(), tail.begin(), tail.end());
+  Harness h(g, mode);
   EXPECT_TRUE(h.run(trace, 1 << 30));
-  expect_exercised(h.reference().events, g.size(), describe(g), true, false);
+  expect_exercised(h.reference().events, g.size(), mode, describe(g), true, false);
+}
+
+TEST(CacheModel, RandomTracesMatchTheReferenceOnTheDefaultGeometry) {
+  random_traces_on_the_default_geometry(Mode::Inclusive, 800'000);
+}
+
+// L2's victims fill the 32 MiB L3 during the stream of stores: the random part then misses L2 and
+// hits L3 (dirty lines moving up) or misses it.
+TEST(CacheModel, RandomTracesMatchTheReferenceOnTheDefaultGeometryWithAVictimLastLevel) {
+  random_traces_on_the_default_geometry(Mode::Victim, 200'000);
 }
 
 // L1 too large for rp_cache.c's static array (its ways on the heap; 9 ways padded to 16), L2
-// with 768 sets, hardly larger than L1.
+// with 768 sets, hardly larger than L1; inclusive, then L2 a victim cache.
 TEST(CacheModel, RandomTracesMatchTheReferenceWithALargeL1) {
   const Geometry g{level(1024, 9), level(768, 16)};
-  Harness h(g);
-  EXPECT_TRUE(h.has_layout());
-  EXPECT_TRUE(h.run(random_trace(g, 11, 300'000), 1 << 30));
-  expect_exercised(h.reference().events, g.size(), describe(g));
+  for (Mode mode : {Mode::Inclusive, Mode::Victim}) {
+    Harness h(g, mode);
+    EXPECT_TRUE(h.has_layout());
+    EXPECT_TRUE(h.run(random_trace(g, 11, 300'000), 1 << 30));
+    expect_exercised(h.reference().events, g.size(), mode, describe(g));
+  }
 }
 
-TEST(CacheModel, BlockedMatrixMultiplyMatchesTheReference) {
+void blocked_matrix_multiply(Mode mode) {
   for (const auto& g : {Geometry{level(8, 4), level(16, 8), level(64, 6)}, Geometry{level(16, 2), level(24, 8)},
                         Geometry{level(2, 12), level(8, 16), level(12, 16), level(32, 16)}}) {
     Reference::Events events;
     for (u64 block : {8, 40}) {  // blocked, and not
-      SCOPED_TRACE(describe(g) + ", block " + std::to_string(block));
-      Harness h(g);
+      SCOPED_TRACE(describe(g) + ", " + describe(mode) + ", block " + std::to_string(block));
+      Harness h(g, mode);
       if (!h.run(blocked_matmul_trace(40, block))) return;
       events += h.reference().events;
     }
     // C's cleared lines are flushed before they are used; hot lines rarely outlive their copies below.
-    expect_exercised(events, g.size(), describe(g), false, false);
+    // With a victim last level the matrices (600 lines) fit in the last two levels of the first and
+    // the last geometry, and C's dirty lines seldom come back from the last level: the random and
+    // cyclic traces make those happen.
+    expect_exercised(events, g.size(), mode, describe(g), false, false, false);
   }
 }
 
-TEST(CacheModel, CyclicStreamsLongerThanTheWaysMatchTheReference) {
+TEST(CacheModel, BlockedMatrixMultiplyMatchesTheReference) { blocked_matrix_multiply(Mode::Inclusive); }
+
+TEST(CacheModel, BlockedMatrixMultiplyMatchesTheReferenceWithAVictimLastLevel) {
+  blocked_matrix_multiply(Mode::Victim);
+}
+
+// The default geometry only with inclusive levels, to keep the test short: RandomTracesMatchThe-
+// ReferenceOnTheDefaultGeometryWithAVictimLastLevel streams through it.
+void cyclic_streams(Mode only) {
   std::vector<Geometry> geometries = small_geometries();
-  geometries.push_back(default_geometry());
-  for (const auto& g : geometries) {
-    SCOPED_TRACE(describe(g));
-    Harness h(g);
-    if (!h.run(cyclic_trace(g), g.back().size > (1 << 20) ? 1 << 30 : 256)) return;
-    expect_exercised(h.reference().events, g.size(), describe(g), true);
-  }
+  if (only == Mode::Inclusive) geometries.push_back(default_geometry());
+  for (const auto& g : geometries)
+    for (Mode mode : modes(g, only)) {
+      SCOPED_TRACE(describe(g) + ", " + describe(mode));
+      Harness h(g, mode);
+      if (!h.run(cyclic_trace(g), g.back().size > (1 << 20) ? 1 << 30 : 256)) return;
+      expect_exercised(h.reference().events, g.size(), mode, describe(g), true);
+    }
+}
+
+TEST(CacheModel, CyclicStreamsLongerThanTheWaysMatchTheReference) { cyclic_streams(Mode::Inclusive); }
+
+TEST(CacheModel, CyclicStreamsLongerThanTheWaysMatchTheReferenceWithAVictimLastLevel) {
+  cyclic_streams(Mode::Victim);
 }
 
 TEST(CacheModel, InitStartsAnEmptyHierarchyEachTime) {
   const Geometry g{level(4, 2), level(6, 3)};
   const auto trace = random_trace(g, 5, 5000);
-  std::vector<u64> first;
-  {
-    Harness h(g);
-    ASSERT_TRUE(h.run(trace));
-    first = h.counters();
+  for (Mode mode : {Mode::Inclusive, Mode::Victim}) {
+    SCOPED_TRACE(describe(mode));
+    std::vector<u64> first;
+    {
+      Harness h(g, mode);
+      ASSERT_TRUE(h.run(trace));
+      first = h.counters();
+    }
+    {
+      Harness other(default_geometry(), mode == Mode::Victim ? Mode::Inclusive : Mode::Victim);
+      ASSERT_TRUE(other.run(random_trace(default_geometry(), 6, 2000)));
+    }
+    Harness again(g, mode);
+    ASSERT_TRUE(again.run(trace));
+    EXPECT_EQ(again.counters(), first);
   }
-  {
-    Harness other(default_geometry());
-    ASSERT_TRUE(other.run(random_trace(default_geometry(), 6, 2000)));
-  }
-  Harness again(g);
-  ASSERT_TRUE(again.run(trace));
-  EXPECT_EQ(again.counters(), first);
 }
 
 }  // namespace
