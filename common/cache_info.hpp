@@ -26,7 +26,7 @@ struct CacheInfo {
   int shared_by_cpus = 0;  // logical CPUs sharing it; 0: not given
   // Inclusive of the levels nearer the core (CPUID leaf 4 and 0x8000001D, EDX bit 1); null: not
   // given (sysfs, AMD's legacy leaves).
-  std::optional<bool> inclusive;
+  std::optional<bool> inclusive = std::nullopt;
   bool operator==(const CacheInfo&) const = default;
 };
 

@@ -50,7 +50,8 @@ TEST(ResultJson, SimulatedCachesRoundTripWithEachLevelsInclusion) {
                           {"L3", 32 << 20, 16, 64, false}};
   json j = to_json(run);
   ASSERT_EQ(j["simulated_caches"].size(), 3u);
-  EXPECT_EQ(j["simulated_caches"][0], json::parse(R"({"name":"L1","size":49152,"ways":12,"line":64,"inclusive":null})"));
+  EXPECT_EQ(j["simulated_caches"][0],
+            json::parse(R"({"name":"L1","size":49152,"ways":12,"line":64,"inclusive":null})"));
   EXPECT_EQ(j["simulated_caches"][2]["inclusive"], false);
   EXPECT_EQ(through_text(run), run);
 }
