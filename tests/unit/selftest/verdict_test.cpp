@@ -64,6 +64,31 @@ TEST(SelftestVerdict, WarmInLlcExpectsNoDramTraffic) {
   EXPECT_EQ(judge_row(row("emul", "daxpy", 4096, "warm", {exact(d, 4096, 1, 1)})).verdict, Verdict::Fail);
 }
 
+// Warm dgemv beyond the LLC: y (8n bytes) stays cached between calls; whether it is written back
+// during a call depends on the last level's inclusion, so its Q_w is not judged (0 or 2x both
+// pass); A's reads are. Cold, or daxpy (y half its data), Q_w is judged as always.
+TEST(SelftestVerdict, WarmSmallWrittenOperandBeyondTheLlcIsNotJudged) {
+  const sx_kernel& g = kernel("dgemv");
+  const long n = 2912;
+  auto beyond = [&](const char* name, long size, const char* state, Sample s) {
+    return Row{Case{&kernel(name), size, SizeClass::BeyondLlc, state}, "emul", {s}};
+  };
+  for (double w : {0.0, 2.0}) {
+    Sample s = exact(g, n);
+    s.write = *s.write * w;
+    JudgedRow warm = judge_row(beyond("dgemv", n, "warm", s));
+    EXPECT_FALSE(warm.write.median.has_value());
+    EXPECT_EQ(warm.verdict, Verdict::Pass) << w;
+    EXPECT_EQ(judge_row(beyond("dgemv", n, "cold", s)).verdict, Verdict::Fail) << w;
+  }
+  Sample few_reads = exact(g, n, 1, 0.5);
+  EXPECT_EQ(judge_row(beyond("dgemv", n, "warm", few_reads)).verdict, Verdict::Fail);  // A is still judged
+  const sx_kernel& d = kernel("daxpy");
+  Sample no_writes = exact(d, 4194304);
+  no_writes.write = 0.0;
+  EXPECT_EQ(judge_row(beyond("daxpy", 4194304, "warm", no_writes)).verdict, Verdict::Fail);
+}
+
 TEST(SelftestVerdict, UnmeasuredIsNotAPass) {
   Sample s;  // a backend that measures nothing
   JudgedRow j = judge_row(row("perf", "daxpy", 4096, "cold", {s}));
