@@ -9,9 +9,11 @@
 #
 # Wall seconds, median of REPEATS (default 3) runs, the configurations interleaved within each
 # repeat. cachegrind simulates two levels (D1 and LL) where roofprof simulates every level the
-# host has; both get the host's geometry (sysfs, or the typical one roofprof uses where sysfs
-# lists none, said in the output). cachegrind runs with its default VEX settings; roofprof with
-# its exact-count ones (docs/emulation.md), which cost valgrind itself 1.1-1.4x.
+# host has; cachegrind gets the L1 and last level roofprof simulates (read from a result file).
+# roofprof runs twice: with the host's last-level inclusion (its default) and with an inclusive
+# last level (--cache-last-level inclusive, cachegrind's model), so that the cost of a
+# non-inclusive model shows. cachegrind runs with its default VEX settings; roofprof with its
+# exact-count ones (docs/emulation.md), which cost valgrind itself 1.1-1.4x.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: vs_cachegrind.sh BUILD_DIR [REPEATS] [FFTW_CALLS]}" && pwd)
@@ -25,22 +27,16 @@ trap 'rm -rf "$tmp"' EXIT
 gcc -O2 -o "$tmp/libs" "$here/libs.c" -lopenblas -lfftw3
 export OPENBLAS_NUM_THREADS=1
 
-# The host's data caches by level (size in bytes, ways, line), as roofprof reads them.
-levels=()
-for lvl in 1 2 3 4; do
-  for d in /sys/devices/system/cpu/cpu0/cache/index*; do
-    [ -r "$d/level" ] && [ "$(cat "$d/level")" = "$lvl" ] || continue
-    case "$(cat "$d/type")" in Data|Unified) ;; *) continue ;; esac
-    size=$(cat "$d/size"); size=${size%K}
-    levels+=("$((size * 1024)),$(cat "$d/ways_of_associativity"),$(cat "$d/coherency_line_size")")
-  done
-done
-if [ ${#levels[@]} -eq 0 ]; then
-  levels=(49152,12,64 1048576,16,64 33554432,16,64)
-  echo "no caches in sysfs: roofprof and cachegrind simulate L1 48K/12, L2 1M/16, L3 32M/16 (cachegrind: D1 and LL)"
-fi
-d1=${levels[0]}
-ll=${levels[${#levels[@]}-1]}
+# The hierarchy roofprof simulates here (sysfs, else CPUID; the last level's inclusion from CPUID),
+# read from the result of a short run: cachegrind gets the same L1 and last level.
+"$roof" run --backend emul -q -o "$tmp/geometry.json" --region fftw_execute -- "$tmp/libs" fftw 64 1 >/dev/null 2>&1
+read -r d1 ll last < <(/usr/bin/python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["simulated_caches"]
+f = lambda l: "%d,%d,%d" % (l["size"], l["ways"], l["line"])
+print(f(c[0]), f(c[-1]), "inclusive" if c[-1]["inclusive"] in (True, None) else "non-inclusive")
+' "$tmp/geometry.json")
+echo "simulated: L1 $d1, last level $ll ($last; cachegrind: D1 and LL the same)"
 
 wall() {  # seconds of one run of "$@" (output discarded; a failure ends the bench)
   local s e
@@ -55,20 +51,22 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 row() {  # name region kernel-args...
   local name=$1 region=$2
   shift 2
-  local native=() cg=() rp=()
+  local native=() cg=() rp=() ri=()
   for _ in $(seq "$repeats"); do
     native+=("$(wall "$tmp/libs" "$@")")
     cg+=("$(wall "$vg" --tool=cachegrind --cache-sim=yes --D1="$d1" --LL="$ll" --cachegrind-out-file=/dev/null "$tmp/libs" "$@")")
     rp+=("$(wall "$roof" run --backend emul -q -o "$tmp/r.json" --region "$region" -- "$tmp/libs" "$@")")
+    ri+=("$(wall "$roof" run --backend emul -q --cache-last-level inclusive -o "$tmp/r.json" --region "$region" -- \
+           "$tmp/libs" "$@")")
   done
-  local n c r
-  n=$(median "${native[@]}"); c=$(median "${cg[@]}"); r=$(median "${rp[@]}")
-  echo "| $name | $n | $c | $r | $(ratio "$r" "$c") | $(ratio "$r" "$n") |"
+  local n c r i
+  n=$(median "${native[@]}"); c=$(median "${cg[@]}"); r=$(median "${rp[@]}"); i=$(median "${ri[@]}")
+  echo "| $name | $n | $c | $r | $(ratio "$r" "$c") | $(ratio "$r" "$n") | $i | $(ratio "$i" "$c") |"
 }
 
 echo "valgrind $("$vg" --version | sed 's/valgrind-//'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), median of $repeats, wall seconds"
 echo
-echo "| workload | native | cachegrind --cache-sim=yes | roofprof run --backend emul | roofprof / cachegrind (goal <= 1.0) | roofprof / native (goal <= 30) |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| workload | native | cachegrind --cache-sim=yes | roofprof run --backend emul | roofprof / cachegrind (goal <= 1.0) | roofprof / native (goal <= 30) | roofprof, inclusive last level | inclusive / cachegrind |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 row "OpenBLAS dgemm_ n=1000, 2 calls" dgemm_ dgemm 1000 2
 row "FFTW 1D complex n=4096, $fftw_calls calls" fftw_execute fftw 4096 "$fftw_calls"
