@@ -10,7 +10,8 @@
 #define EMPTY (~0ULL) /* the dirty form of the last line of the address space: never used */
 
 typedef struct {
-   ULong* ways; /* nsets sets of `stride` entries; the first `assoc` of a set in MRU .. LRU order */
+   ULong* ways; /* nsets sets of `stride` entries; the first `assoc` of a set in MRU .. LRU order;
+                   64-byte aligned, so that a set of up to 8 ways is one host cache line */
    UWord nsets, assoc, stride;
    Bool pow2;
 } Level;
@@ -26,7 +27,8 @@ static ULong* ctr; /* read[j] at 2*(j-1), write[j] at 2*(j-1)+1 */
 /* L1's ways live here when they fit: a static address, below 2 GiB, lets the inline test fold it
    into the load's displacement. */
 #define L1_STATIC_ENTRIES 8192
-static ULong l1_static[L1_STATIC_ENTRIES];
+static ULong l1_static[L1_STATIC_ENTRIES] __attribute__((aligned(64)));
+#define SET_ALIGN 64
 
 static inline ULong tag(ULong e) { return e >> line_bits; }
 static inline ULong entry(ULong line) { return line << line_bits; }
@@ -41,10 +43,13 @@ static inline ULong* set_of(const Level* l, ULong line)
    return l->ways + s * l->stride;
 }
 
+/* The way of `set` holding `line`, or -1. A way matches when it equals the line's entry up to
+   the dirty mark; the empty way is the dirty form of a line never used. */
 static inline Int find(const Level* l, const ULong* set, ULong line)
 {
+   ULong key = entry(line) | DIRTY;
    for (UWord w = 0; w < l->assoc; w++)
-      if (tag(set[w]) == line) return (Int)w;
+      if ((set[w] | DIRTY) == key) return (Int)w;
    return -1;
 }
 
@@ -223,8 +228,12 @@ void rp_cache_init(const RpCacheGeom* g, Int n, Bool victim, ULong* counters)
       if (k == 0) /* L1: sets a power of two bytes apart, so that the inline test needs no multiply */
          while (l->stride & (l->stride - 1)) l->stride++;
       UWord entries = l->nsets * l->stride;
-      l->ways = k == 0 && entries <= L1_STATIC_ENTRIES ? l1_static
-                                                       : VG_(malloc)("rp.cache.ways", entries * sizeof(ULong));
+      if (k == 0 && entries <= L1_STATIC_ENTRIES)
+         l->ways = l1_static;
+      else { /* never freed: the hierarchy lives as long as the process */
+         Addr raw = (Addr)VG_(malloc)("rp.cache.ways", entries * sizeof(ULong) + SET_ALIGN);
+         l->ways = (ULong*)((raw + SET_ALIGN - 1) & ~(Addr)(SET_ALIGN - 1));
+      }
       for (UWord i = 0; i < entries; i++) l->ways[i] = EMPTY;
    }
 }
@@ -250,18 +259,13 @@ ULong rp_cache_line_size(void) { return line_size; }
 
 /* The fast path, taken by most accesses: one line, already the most recently used way of its
    L1 set (and already dirty, for a store). Nothing changes in the hierarchy then: no LRU order,
-   no traffic. Everything else goes through access_line. The instrumentation tests the same
-   condition inline and calls only when it fails (rp_instrument.c, cache_call_needed). */
-static inline ULong l1_mru(ULong line)
-{
-   return set_of(&lv[0], line)[0];
-}
-
+   no traffic. The instrumentation tests it inline and calls only when it fails
+   (rp_instrument.c, cache_call_needed), so the helpers do not test it again: access_line finds
+   such a line at way 0 and returns. */
 VG_REGPARM(2) void rp_cache_load(Addr a, UWord size)
 {
    if (size == 0) return;
    ULong first = a >> line_bits, last = (a + size - 1) >> line_bits;
-   if (LIKELY(first == last) && tag(l1_mru(first)) == first) return;
    for (ULong line = first; line <= last; line++) access_line(line, False);
 }
 
@@ -269,7 +273,6 @@ VG_REGPARM(2) void rp_cache_store(Addr a, UWord size)
 {
    if (size == 0) return;
    ULong first = a >> line_bits, last = (a + size - 1) >> line_bits;
-   if (LIKELY(first == last) && l1_mru(first) == (entry(first) | DIRTY)) return;
    for (ULong line = first; line <= last; line++) access_line(line, True);
 }
 
