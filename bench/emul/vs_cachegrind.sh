@@ -27,16 +27,11 @@ trap 'rm -rf "$tmp"' EXIT
 gcc -O2 -o "$tmp/libs" "$here/libs.c" -lopenblas -lfftw3
 export OPENBLAS_NUM_THREADS=1
 
-# The hierarchy roofprof simulates here (sysfs, else CPUID; the last level's inclusion from CPUID),
-# read from the result of a short run: cachegrind gets the same L1 and last level.
-"$roof" run --backend emul -q -o "$tmp/geometry.json" --region fftw_execute -- "$tmp/libs" fftw 64 1 >/dev/null 2>&1
-read -r d1 ll last < <(/usr/bin/python3 -c '
-import json, sys
-c = json.load(open(sys.argv[1]))["simulated_caches"]
-f = lambda l: "%d,%d,%d" % (l["size"], l["ways"], l["line"])
-print(f(c[0]), f(c[-1]), "inclusive" if c[-1]["inclusive"] in (True, None) else "non-inclusive")
-' "$tmp/geometry.json")
-echo "simulated: L1 $d1, last level $ll ($last; cachegrind: D1 and LL the same)"
+# The hierarchy roofprof simulates here: cachegrind gets the same L1 and last level.
+# shellcheck source=geometry.sh
+. "$here/geometry.sh"
+simulated_geometry "$roof" "$tmp/libs" "$tmp"
+echo "simulated: ${levels[*]} (last level: $last; cachegrind: D1 $d1, LL $ll)"
 
 wall() {  # seconds of one run of "$@" (output discarded; a failure ends the bench)
   local s e
