@@ -21,7 +21,7 @@ struct CounterGroupTimes {
 struct CounterValues {
   std::vector<double> values;
   bool multiplexed = false;  // for sources without groups: values are estimates
-  std::vector<CounterGroupTimes> groups;
+  std::vector<CounterGroupTimes> groups = {};
 };
 
 // What happened between two snapshots: `values` are final numbers (NaN = not counted).

@@ -63,7 +63,7 @@ struct Instance {
   std::vector<double> counts;  // deltas in the backend's event order
   bool multiplexed = false;
   CloseReason reason = CloseReason::Return;
-  std::string group;  // the call's group key (decoded arguments, e.g. "m=200,n=200,k=200"); "" if none
+  std::string group = {};  // the call's group key (decoded arguments, e.g. "m=200,n=200,k=200"); "" if none
   // Instances open on the thread when it opened: its callers' instances close after it, at a
   // smaller depth (roofprof survey subtracts the instances directly inside one from it).
   uint32_t depth = 0;

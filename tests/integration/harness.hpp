@@ -251,8 +251,8 @@ struct RunResult {
 };
 
 struct RunOptions {
-  std::map<std::string, std::string> env;
-  std::optional<std::string> stdin_text;
+  std::map<std::string, std::string> env = {};
+  std::optional<std::string> stdin_text = {};
   std::chrono::milliseconds timeout = 30s;
   bool unprivileged = false;  // as the user nobody, in a working directory it owns
 };

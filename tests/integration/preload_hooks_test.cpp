@@ -112,7 +112,9 @@ TEST_P(PreloadHooks, DlopenedLibrary) {
   // The combined mode said at start that plug_run was not loaded yet; found later, the result
   // keeps no warning about it.
   EXPECT_EQ(plain_warnings(doc).size(), 0u) << doc["warnings"].dump(1);
-  if (GetParam() != Mode::NoPtrace) EXPECT_NE(r.err.find("not found yet"), std::string::npos) << r.diag();
+  if (GetParam() != Mode::NoPtrace) {
+    EXPECT_NE(r.err.find("not found yet"), std::string::npos) << r.diag();
+  }
 }
 
 // dlopen("pre_plugin.so") finds the plugin through pre_app's RUNPATH: glibc searches the

@@ -38,8 +38,9 @@ TEST(RunResultFile, DefaultNameAndTopLevelMembers) {
   EXPECT_LE(reg["time_per_call_s"]["min"].get<double>(), reg["time_per_call_s"]["max"].get<double>());
   // Every event of the run has a count (the emulation method's native run counts none by default).
   for (const auto& e : doc["events"]) EXPECT_GE(counter(reg, e.get<std::string>()), 0) << e;
-  if (doc["backend"] != "emul")
+  if (doc["backend"] != "emul") {
     for (const char* e : {"task-clock", "page-faults", "context-switches"}) EXPECT_GE(counter(reg, e), 0) << e;
+  }
 }
 
 TEST(RunResultFile, TimeBackendStillTimesRegions) {

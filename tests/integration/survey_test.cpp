@@ -105,8 +105,9 @@ TEST(Survey, AsAnOrdinaryUser) {
   EXPECT_EQ(fs[0]["self_flops"].get<double>(), 20 * 1.2e6) << r.diag();
   auto by = functions_of(doc);
   EXPECT_GT(by["kernel_big"]["self_samples"].get<double>(), by["kernel_mid"]["self_samples"].get<double>());
-  if (::geteuid() == 0 && read_text("/proc/sys/kernel/perf_event_paranoid").rfind("2", 0) == 0)
+  if (::geteuid() == 0 && read_text("/proc/sys/kernel/perf_event_paranoid").rfind("2", 0) == 0) {
     EXPECT_NE(r.err.find("the kernel's part of the run was not sampled"), std::string::npos) << r.diag();
+  }
 }
 
 // Issue 19's command as a numpy user types it, as an ordinary user: the top function by W is

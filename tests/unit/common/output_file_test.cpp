@@ -160,8 +160,9 @@ TEST_F(OutputFile, PlacesThatCannotTakeAFileAreRefusedWithOneLine) {
     EXPECT_NE(msg.find(c.says), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }
-  if (::mknod(path("blk").c_str(), S_IFBLK | 0600, makedev(7, 200)) == 0)
+  if (::mknod(path("blk").c_str(), S_IFBLK | 0600, makedev(7, 200)) == 0) {
     EXPECT_NE(error_of([&] { check_output(path("blk"), "result file"); }).find("block device"), std::string::npos);
+  }
 }
 
 TEST_F(OutputFile, ReadOnlyFileSystemIsFoundBeforeAnyWork) {
