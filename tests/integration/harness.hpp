@@ -151,7 +151,8 @@ class Child {
       sigset_t none;
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
-      for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGUSR1, SIGCHLD, SIGHUP, SIGQUIT, SIGUSR2, SIGALRM}) ::signal(s, SIG_DFL);
+      for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGUSR1, SIGCHLD, SIGHUP, SIGQUIT, SIGUSR2, SIGALRM})
+        ::signal(s, SIG_DFL);
       if (!o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) _exit(126);
       int in = ::open(in_path.c_str(), O_RDONLY);
       int out = o.stdout_file.empty() ? ::open("/dev/null", O_WRONLY)
@@ -337,7 +338,8 @@ inline json plain_warnings(const json& doc) {
   json out = json::array();
   if (!doc.is_object() || !doc.contains("warnings")) return out;
   for (const auto& w : doc["warnings"])
-    if (!w.is_string() || w.get<std::string>().find("of its time is the in-process probe's own work") == std::string::npos)
+    if (!w.is_string() ||
+        w.get<std::string>().find("of its time is the in-process probe's own work") == std::string::npos)
       out.push_back(w);
   return out;
 }
