@@ -26,9 +26,9 @@ static ULong* ctr; /* read[j] at 2*(j-1), write[j] at 2*(j-1)+1 */
 
 /* L1's ways live here when they fit: a static address, below 2 GiB, lets the inline test fold it
    into the load's displacement. */
+#define SET_ALIGN 64 /* bytes: every level's ways start on a host cache line */
 #define L1_STATIC_ENTRIES 8192
-static ULong l1_static[L1_STATIC_ENTRIES] __attribute__((aligned(64)));
-#define SET_ALIGN 64
+static ULong l1_static[L1_STATIC_ENTRIES] __attribute__((aligned(SET_ALIGN)));
 
 static inline ULong tag(ULong e) { return e >> line_bits; }
 static inline ULong entry(ULong line) { return line << line_bits; }
