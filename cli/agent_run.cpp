@@ -54,7 +54,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   std::string path = check_and_resolve(so, planner);
   RecordDir dir;
   ChildEnv env(agent_settings(so, backend, planner, dir.path()));
-  preload::Collector collector(dir.path(), planner, so.scope, backend.events().size(), tracker);
+  preload::Collector collector(dir.path(), planner, backend.events().size(), tracker);
   if (so.agent_call_key) collector.key_calls(so.agent_call_key, so.agent_module);
   if (so.on_ready) so.on_ready();  // everything the agent cannot do has been said
   tracer::SessionOutcome out;

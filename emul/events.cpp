@@ -28,28 +28,30 @@ struct EventParser::File {
   std::map<uint64_t, std::vector<regions::RegionId>> agent_regions;  // "N" lines
 };
 
-// Cumulative counts of the file currently describing each pid, in the run's scope.
+// Cumulative counts of the file currently describing each pid: a thread's are current at its own
+// lines, the process's at every line (the tool runs one thread at a time).
 class EventParser::Counts : public regions::CountSource {
  public:
-  Counts(regions::Scope scope, const size_t& n) : scope_(scope), n_(n) {}
+  explicit Counts(const size_t& n) : n_(n) {}
   std::map<int, File*> by_pid;
-  CounterValues read(int pid, Tid tid) override {
-    CounterValues v;
-    v.values.assign(n_, 0.0);
+  CounterValues read_thread(int pid, Tid tid) override {
     auto it = by_pid.find(pid);
-    if (it == by_pid.end()) return v;
-    const std::vector<uint64_t>* src = &it->second->process;
-    if (scope_ == regions::Scope::Thread) {
-      auto t = it->second->threads.find(tid);
-      if (t == it->second->threads.end()) return v;
-      src = &t->second;
-    }
-    for (size_t i = 0; i < n_ && i < src->size(); ++i) v.values[i] = double((*src)[i]);
-    return v;
+    if (it == by_pid.end()) return values(nullptr);
+    auto t = it->second->threads.find(tid);
+    return values(t == it->second->threads.end() ? nullptr : &t->second);
+  }
+  CounterValues read_process(int pid) override {
+    auto it = by_pid.find(pid);
+    return values(it == by_pid.end() ? nullptr : &it->second->process);
   }
 
  private:
-  regions::Scope scope_;
+  CounterValues values(const std::vector<uint64_t>* src) const {
+    CounterValues v;
+    v.values.assign(n_, 0.0);
+    for (size_t i = 0; src && i < n_ && i < src->size(); ++i) v.values[i] = double((*src)[i]);
+    return v;
+  }
   const size_t& n_;
 };
 
@@ -108,12 +110,12 @@ static_assert(letters_distinct(), "two event lines of emul/events_format.h share
 EventParser::EventParser(std::vector<probes::PlannedProbe> probes, regions::Scope scope, regions::Tracker::Sink sink,
                          AgentRegions agent_regions)
     : probes_(std::move(probes)), scope_(scope), sink_(std::move(sink)), agent_regions_(std::move(agent_regions)) {
-  counts_ = std::make_unique<Counts>(scope_, n_counters_);
+  counts_ = std::make_unique<Counts>(n_counters_);
   tracker_ = std::make_unique<regions::Tracker>(*counts_, [this](regions::Instance&& inst) {
     auto it = std::find(open_order_.rbegin(), open_order_.rend(), inst.region);
     if (it != open_order_.rend()) open_order_.erase(std::next(it).base());
     sink_(std::move(inst));
-  });
+  }, scope_);
 }
 
 EventParser::~EventParser() = default;

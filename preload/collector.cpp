@@ -38,12 +38,12 @@ bool ends_with(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-Collector::Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
+Collector::Collector(std::string dir, probes::Planner& planner, size_t n_events,
                      regions::Tracker& tracker, bool tracer_plans)
     : dir_(std::move(dir)),
       planner_(planner),
       names_(planner),
-      replay_(scope, n_events, tracker),
+      replay_(n_events, tracker),
       tracer_plans_(tracer_plans) {}
 
 void Collector::open_new_files() {

@@ -22,7 +22,7 @@ class Collector {
  public:
   // `tracer_plans`: the combined mode, where the tracer gives the planner every module (the
   // agent's module list is not planned again) and says itself what is not measured.
-  Collector(std::string dir, probes::Planner& planner, regions::Scope scope, size_t n_events,
+  Collector(std::string dir, probes::Planner& planner, size_t n_events,
             regions::Tracker& tracker, bool tracer_plans = false);
 
   // Opens new files and drains every open one; a file whose process is gone (or replaced by

@@ -32,7 +32,7 @@ std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   else if (h->version != RP_FILE_VERSION) problem = fmt::format("version {} (expected {})", h->version, RP_FILE_VERSION);
   else if (h->n_events > RP_MAX_EVENTS) problem = "too many events";
   else if (h->callers > 1) problem = "bad callers flag";
-  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events, h->callers)) problem = "record size differs";
+  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events, h->scope, h->callers)) problem = "record size differs";
   else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
   else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * h->record_bytes > bytes)
     problem = "sections past the end of the file";
@@ -70,6 +70,7 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
   const uint64_t head = __atomic_load_n(&header_->head, __ATOMIC_ACQUIRE);
   size_t delivered = 0;
   const size_t n = n_events();
+  const size_t n_values = RP_RECORD_VALUES(n, header_->scope);
   Record r;  // once: counts past n_events stay zero, and no record is cleared field by field
   for (; pos < head; ++pos) {
     if (pos % kReleaseEvery == 0) __atomic_store_n(&header_->tail, pos, __ATOMIC_RELEASE);  // slots for the agent
@@ -85,10 +86,11 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     r.pid = s.pid;
     r.tid = s.tid;
     r.sp = s.sp;
-    r.ret = header_->callers ? s.counts[n] : 0;
+    r.ret = header_->callers ? s.counts[n_values] : 0;
     r.time_ns = s.time_ns;
     r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
-    for (size_t i = 0; i < n; ++i) r.counts[i] = s.counts[i];
+    r.has_process_counts = n_values > n && (s.flags & RP_REC_PROCESS_COUNTS) != 0;
+    for (size_t i = 0; i < n_values; ++i) (i < n ? r.counts[i] : r.process_counts[i - n]) = s.counts[i];
     if (r.kind >= RecordKind::Enter && r.kind <= RecordKind::ProcessExit) {
       fn(r);
       ++delivered;

@@ -31,8 +31,10 @@ struct Record {
   uint64_t sp = 0;
   uint64_t ret = 0;  // Enter: the call's return address (where it was called from)
   int64_t time_ns = 0;
-  bool has_counts = false;
+  bool has_counts = false;                        // the thread's own
   std::array<uint64_t, RP_MAX_EVENTS> counts{};  // the first n_events() are meaningful
+  bool has_process_counts = false;                        // the process's (scope=process files)
+  std::array<uint64_t, RP_MAX_EVENTS> process_counts{};  // likewise
 };
 
 class RecordFile {

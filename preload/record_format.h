@@ -33,7 +33,7 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 4u
+#define RP_FILE_VERSION 5u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 8
@@ -48,7 +48,8 @@ enum rp_kind {
   RP_PROCESS_EXIT = 4, /* exit() of the process: close everything open in it */
 };
 
-#define RP_REC_COUNTS 0x1u /* counts[0..n_events) hold a snapshot in the run's scope */
+#define RP_REC_COUNTS 0x1u         /* counts[0..n_events) hold the thread's own counts */
+#define RP_REC_PROCESS_COUNTS 0x2u /* counts[n_events..2 n_events) hold the process's (scope=process) */
 
 struct rp_record {
   uint64_t seq;   /* position + 1 once published (see above), stored last */
@@ -60,19 +61,22 @@ struct rp_record {
   int32_t pid, tid;
   uint64_t sp;
   int64_t time_ns;                 /* CLOCK_MONOTONIC */
-  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS; then, in a file whose header has
-   * `callers` set (run --group-by caller), counts[n_events] of an RP_ENTER record is the call's
-   * return address (read from `sp` before the exit stub replaces it) */
-  uint64_t counts[RP_MAX_EVENTS + 1];
+  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS: the thread's own; then, in a file of
+   * scope=process, the whole process's (every thread, exited ones included); then, in a file
+   * whose header has `callers` set (run --group-by caller), the call's return address of an
+   * RP_ENTER record (read from `sp` before the exit stub replaces it), at
+   * counts[RP_RECORD_VALUES(n_events, scope)] */
+  uint64_t counts[2 * RP_MAX_EVENTS + 1];
 };
-/* A slot holds the counts of the file's n_events only (and the return address with `callers`):
- * slots are RP_RECORD_BYTES(n_events, callers) apart (40 bytes with no event, instead of 112),
+/* A slot holds the counts of the file's n_events only (twice in scope=process, and the return
+ * address with `callers`): slots are RP_RECORD_BYTES(n_events, scope, callers) apart (40 bytes
+ * with no event, instead of 176),
  * so that the ring a program fills and roofprof drains takes the cache and page-cache room its
  * records need. */
-#define RP_RECORD_BYTES(n_events, callers) \
-  (offsetof(struct rp_record, counts) + sizeof(uint64_t) * ((n_events) + ((callers) ? 1 : 0)))
-
 enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
+#define RP_RECORD_VALUES(n_events, scope) ((n_events) * ((scope) == RP_SCOPE_PROCESS ? 2u : 1u))
+#define RP_RECORD_BYTES(n_events, scope, callers) \
+  (offsetof(struct rp_record, counts) + sizeof(uint64_t) * (RP_RECORD_VALUES(n_events, scope) + ((callers) ? 1u : 0u)))
 
 /* header.flags */
 #define RP_F_EXITED 0x1u        /* the process-exit record is written: nothing follows */

@@ -4,32 +4,46 @@
 
 namespace roofprof::preload {
 
-Replay::Replay(regions::Scope scope, size_t n_events, regions::Tracker& tracker)
-    : tracker_(tracker), scope_(scope), n_events_(n_events) {}
+Replay::Replay(size_t n_events, regions::Tracker& tracker) : tracker_(tracker), n_events_(n_events) {}
+
+namespace {
+
+// The record's values, or "not counted" where it has none.
+void fill(CounterValues& into, size_t n, bool has, const std::array<uint64_t, RP_MAX_EVENTS>& values) {
+  into.values.assign(n, counters::kNotCounted);
+  into.multiplexed = false;  // software events are never multiplexed
+  if (has)
+    for (size_t i = 0; i < n; ++i) into.values[i] = double(values[i]);
+}
+
+}  // namespace
 
 void Replay::take_snapshot(const Record& r) {
   snapshot_tid_ = r.tid;
   if (n_events_ == 0) return;  // nothing to read: every snapshot is the empty one
-  snapshot_.values.assign(n_events_, counters::kNotCounted);
-  snapshot_.multiplexed = false;  // software events are never multiplexed
-  if (r.has_counts)
-    for (size_t i = 0; i < n_events_; ++i) snapshot_.values[i] = double(r.counts[i]);
+  fill(snapshot_, n_events_, r.has_counts, r.counts);
+  fill(process_, n_events_, r.has_process_counts, r.process_counts);
+}
+
+CounterValues Replay::unknown() const {
+  CounterValues v;
+  v.values.assign(n_events_, counters::kNotCounted);
+  return v;
 }
 
 void Replay::unknown_snapshot(regions::Tid tid) {
-  snapshot_.values.assign(n_events_, counters::kNotCounted);
-  snapshot_.multiplexed = false;
+  snapshot_ = process_ = unknown();
   snapshot_tid_ = tid;
 }
 
-CounterValues Replay::read(int, regions::Tid tid) {
+CounterValues Replay::read_thread(int, regions::Tid tid) {
   if (n_events_ == 0) return {};
-  if (scope_ == regions::Scope::Thread && tid != snapshot_tid_) {
-    CounterValues unknown;
-    unknown.values.assign(n_events_, counters::kNotCounted);
-    return unknown;
-  }
-  return snapshot_;
+  return tid == snapshot_tid_ ? snapshot_ : unknown();
+}
+
+CounterValues Replay::read_process(int) {
+  if (n_events_ == 0) return {};
+  return process_;
 }
 
 void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions) {

@@ -1,7 +1,8 @@
 #pragma once
 // Agent records -> boundaries of the run's one regions::Tracker (shared with the tracer in the
 // combined mode). The boundaries read counts through this CountSource, which serves the
-// snapshot carried by the record being replayed.
+// snapshots carried by the record being replayed (its thread's own, and in scope=process the
+// process's).
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@ namespace roofprof::preload {
 
 class Replay : public regions::CountSource {
  public:
-  Replay(regions::Scope scope, size_t n_events, regions::Tracker& tracker);
+  Replay(size_t n_events, regions::Tracker& tracker);
 
   // `regions`: the planner's regions of an Enter record (several specs can name one
   // function; none: a region roofprof does not know, the record is skipped). Other kinds
@@ -26,19 +27,19 @@ class Replay : public regions::CountSource {
   using CallKey = std::function<std::string(regions::RegionId, int pid, uint64_t return_address)>;
   void key_calls(CallKey key) { call_key_ = std::move(key); }
 
-  // regions::CountSource: the current record's snapshot. With scope=thread a snapshot belongs
-  // to the record's thread only; other threads read "not counted".
-  CounterValues read(int pid, regions::Tid tid) override;
-
+  // regions::CountSource: the current record's snapshots. A thread's belongs to the record's
+  // thread only: other threads read "not counted", as does a snapshot the record lacks.
+  CounterValues read_thread(int pid, regions::Tid tid) override;
+  CounterValues read_process(int pid) override;
 
  private:
   void take_snapshot(const Record& r);
   void unknown_snapshot(regions::Tid tid);
+  CounterValues unknown() const;
 
   regions::Tracker& tracker_;
-  regions::Scope scope_;
   size_t n_events_;
-  CounterValues snapshot_;
+  CounterValues snapshot_, process_;
   regions::Tid snapshot_tid_ = 0;
   CallKey call_key_;
 };

@@ -1,6 +1,7 @@
 #include "regions/tracker.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -79,8 +80,51 @@ bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string
   if (has_region(v, region)) return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
   const auto depth = uint32_t(v.size());
-  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read(b.pid, b.tid), src, std::move(group), depth});
+  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth});
+  if (scope_ == Scope::Process) share_open(v.back(), b.pid, src);
   return true;
+}
+
+void Tracker::share_open(Open& o, int pid, CountSource* src) {
+  Shared& s = shared_[{pid, o.region}];
+  if (s.open++ == 0) {
+    s.begin = src->read_process(pid);
+    s.source = src;
+    s.own.assign(o.begin.values.size(), 0.0);
+    o.anchor = true;
+  }
+}
+
+void Tracker::share_close(Instance&& inst, bool anchor, CountSource* source, ProcessRead& process) {
+  auto it = shared_.find({inst.pid, inst.region});
+  if (it == shared_.end()) return sink_(std::move(inst));  // opened before the scope was shared: cannot be
+  Shared& s = it->second;
+  if (s.own.size() < inst.counts.size()) s.own.resize(inst.counts.size(), 0.0);
+  for (size_t i = 0; i < inst.counts.size(); ++i)
+    if (!std::isnan(inst.counts[i])) s.own[i] += inst.counts[i];
+  if (anchor) {
+    s.held.push_back(std::move(inst));
+  } else {
+    sink_(std::move(inst));
+  }
+  if (--s.open > 0) return;
+  // The region is closed in the whole process: the work of threads without an instance of it
+  // (the process's delta less the instances' own) goes to the anchor.
+  Shared done = std::move(s);
+  shared_.erase(it);
+  CounterDelta all = counter_delta(done.begin, process.get());
+  if (source != done.source)
+    std::fill(all.values.begin(), all.values.end(), std::numeric_limits<double>::quiet_NaN());
+  for (Instance& a : done.held) {
+    if (a.counts.size() < all.values.size()) a.counts.resize(all.values.size(), 0.0);
+    for (size_t i = 0; i < all.values.size(); ++i) {
+      const double own = std::isnan(a.counts[i]) ? 0.0 : a.counts[i];
+      const double others = all.values[i] - (i < done.own.size() ? done.own[i] : 0.0);
+      a.counts[i] = own + others;
+    }
+    a.multiplexed = a.multiplexed || all.multiplexed;
+    sink_(std::move(a));
+  }
 }
 
 bool Tracker::enter(RegionId region, const Boundary& b, std::string group) {
@@ -89,7 +133,7 @@ bool Tracker::enter(RegionId region, const Boundary& b, std::string group) {
 bool Tracker::span_start(RegionId region, const Boundary& b) { return open(region, true, b); }
 
 void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
-                    CloseReason why) {
+                    CloseReason why, ProcessRead& process) {
   Instance inst;
   inst.region = o.region;
   inst.pid = key.first;
@@ -105,6 +149,7 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
   inst.reason = why;
   inst.group = std::move(o.group);
   inst.depth = o.depth;
+  if (scope_ == Scope::Process) return share_close(std::move(inst), o.anchor, source, process);
   sink_(std::move(inst));
 }
 
@@ -117,7 +162,8 @@ bool Tracker::span_stop(RegionId region, const Boundary& b) {
   Open o = std::move(*pos);
   v->erase(pos);
   CountSource* src = source_of(b);
-  close(key, std::move(o), b.time_ns, src, src->read(b.pid, b.tid), CloseReason::SpanStop);
+  ProcessRead process{src, b.pid};
+  close(key, std::move(o), b.time_ns, src, src->read_thread(b.pid, b.tid), CloseReason::SpanStop, process);
   return true;
 }
 
@@ -128,13 +174,14 @@ bool Tracker::stack_at(const Boundary& b, CloseReason why) {
   bool any = std::any_of(v->begin(), v->end(), [&](const Open& o) { return !o.is_span && o.entry_sp < b.sp; });
   if (!any) return false;
   CountSource* src = source_of(b);
-  CounterValues end = src->read(b.pid, b.tid);
+  CounterValues end = src->read_thread(b.pid, b.tid);
+  ProcessRead process{src, b.pid};
   // Close innermost first so instances come out in the order a real unwind would close them.
   for (size_t i = v->size(); i-- > 0;) {
     if (!(*v)[i].is_span && (*v)[i].entry_sp < b.sp) {
       Open o = std::move((*v)[i]);
       v->erase(v->begin() + long(i));
-      close(key, std::move(o), b.time_ns, src, end, why);
+      close(key, std::move(o), b.time_ns, src, end, why, process);
     }
   }
   return true;
@@ -148,8 +195,9 @@ bool Tracker::thread_exit(const Boundary& b, CloseReason why) {
   erase(it);  // the thread is gone
   if (v.empty()) return false;
   CountSource* src = source_of(b);
-  CounterValues end = src->read(b.pid, b.tid);
-  for (size_t i = v.size(); i-- > 0;) close(key, std::move(v[i]), b.time_ns, src, end, why);
+  CounterValues end = src->read_thread(b.pid, b.tid);
+  ProcessRead process{src, b.pid};
+  for (size_t i = v.size(); i-- > 0;) close(key, std::move(v[i]), b.time_ns, src, end, why, process);
   return true;
 }
 

@@ -10,8 +10,17 @@
 //  * A span region instance opens when a thread reaches START and closes when the same
 //    thread reaches STOP. Reaching START while open, or STOP while closed, does nothing.
 //  * Thread exit and process exit close whatever is open on the thread / process, flagged.
-//  * Counts of an instance are deltas of the run's scope between its two boundaries:
-//    the whole process (scope=process) or the thread that entered (scope=thread).
+//  * Counts (docs/methodology.md, "Counters and scope"). With scope=thread an instance has its
+//    own thread's deltas between its two boundaries. With scope=process a region's work is
+//    every thread's work while the region is open on at least one thread of the process, each
+//    thread's counted once: an instance has its own thread's deltas, and the work of threads
+//    that had no instance of the region open (a threaded library's workers, a thread outside
+//    the region while others are in it) goes to the instance that opened first (the anchor),
+//    as the process's delta over the time the region was open, less the instances' own deltas.
+//    The anchor is passed on when the last instance of the region in the process closes. So
+//    concurrent calls (OpenMP threads calling one function) are not counted several times, and
+//    a boundary reads only its own thread's counters, the whole process's only when the region
+//    opens or closes in the process.
 //  * One tracker per run: every probe mechanism of the run (breakpoints, the in-process
 //    agent, the emulation tool) feeds the same tracker, so a region whose sites are split
 //    between mechanisms is still counted once at its outermost call. Each boundary says
@@ -19,6 +28,7 @@
 //    opened by one source and closed by another has unknown counts.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,13 +79,16 @@ struct Instance {
   uint32_t depth = 0;
 };
 
-// Reads cumulative counts in the run's scope for (pid, tid): the process total for
-// scope=process, the thread's own for scope=thread. Called only when an instance
-// opens or closes.
+// Reads cumulative counts. Called only when an instance opens or closes.
 class CountSource {
  public:
   virtual ~CountSource() = default;
-  virtual CounterValues read(int pid, Tid tid) = 0;
+  // The thread's own counts.
+  virtual CounterValues read_thread(int pid, Tid tid) = 0;
+  // Every thread of the process, threads that exited included; only with scope=process, when
+  // a region opens or closes in the process. Events counted only per process (uncore) are here
+  // and not counted (NaN) in read_thread.
+  virtual CounterValues read_process(int pid) = 0;
 };
 
 // Where and when a boundary was observed, and where its counts are read (null: the
@@ -92,9 +105,11 @@ class Tracker {
  public:
   using Sink = std::function<void(Instance&&)>;
   // `counts`: the source of boundaries that name none.
-  Tracker(CountSource& counts, Sink sink) : counts_(&counts), sink_(std::move(sink)) {}
+  Tracker(CountSource& counts, Sink sink, Scope scope = Scope::Process)
+      : counts_(&counts), sink_(std::move(sink)), scope_(scope) {}
   // Every boundary names its source (several probe mechanisms feed this tracker).
-  explicit Tracker(Sink sink) : sink_(std::move(sink)) {}
+  explicit Tracker(Sink sink, Scope scope = Scope::Process) : sink_(std::move(sink)), scope_(scope) {}
+  Scope scope() const { return scope_; }
 
   // Each returns true when an instance opened or closed.
   // `group`: the call's group key, carried to its Instance.
@@ -124,8 +139,29 @@ class Tracker {
     CountSource* source;  // where `begin` was read
     std::string group;
     uint32_t depth;
+    bool anchor = false;  // scope=process: the region's first instance open in the process
   };
   using Key = std::pair<int, Tid>;
+  // Scope=process: one region's instances open in one process (see the header comment).
+  struct Shared {
+    uint32_t open = 0;
+    CounterValues begin;      // the process's counts when the first of them opened
+    CountSource* source = nullptr;
+    std::vector<double> own;  // the counted own deltas of its instances closed since
+    std::vector<Instance> held;  // the anchor, closed while others were still open
+  };
+  using SharedKey = std::pair<int, RegionId>;
+  // The process's counts at the boundary being applied, read once for every region closing there.
+  struct ProcessRead {
+    CountSource* source;
+    int pid;
+    bool done = false;
+    CounterValues values = {};
+    const CounterValues& get() {
+      if (!done) values = source->read_process(pid), done = true;
+      return values;
+    }
+  };
   struct KeyHash {
     size_t operator()(const Key& k) const {
       return std::hash<uint64_t>()(uint64_t(uint32_t(k.first)) << 32 | uint32_t(k.second));
@@ -139,11 +175,15 @@ class Tracker {
   void erase(Threads::iterator it);
   bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {});
   void close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
-             CloseReason why);
+             CloseReason why, ProcessRead& process);
+  void share_open(Open& o, int pid, CountSource* src);
+  void share_close(Instance&& inst, bool anchor, CountSource* source, ProcessRead& process);
   CountSource* source_of(const Boundary& b) const;
 
   CountSource* counts_ = nullptr;
   Sink sink_;
+  Scope scope_ = Scope::Process;
+  std::map<SharedKey, Shared> shared_;
   Threads open_;  // per thread, in order of opening
   // The thread of the last lookup (replayed records come in runs of one thread).
   Key last_key_{0, 0};

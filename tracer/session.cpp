@@ -50,11 +50,16 @@ Session::Session(SessionOptions opts, counters::Backend& backend, probes::Planne
 
 Session::~Session() { supervisor::wake_task(0); }
 
-CounterValues Session::read(int pid, regions::Tid tid) {
+CounterValues Session::read_thread(int pid, regions::Tid tid) {
   auto it = groups_.find(pid);
   if (it == groups_.end() || !it->second->counters) return {};
-  auto& c = *it->second->counters;
-  return opts_.scope == regions::Scope::Process ? c.read_process() : c.read_thread(tid);
+  return it->second->counters->read_thread(tid);
+}
+
+CounterValues Session::read_process(int pid) {
+  auto it = groups_.find(pid);
+  if (it == groups_.end() || !it->second->counters) return {};
+  return it->second->counters->read_process();
 }
 
 Task* Session::find_task(pid_t tid) {

@@ -87,8 +87,9 @@ class Session : public regions::CountSource {
   ~Session() override;
   // Runs to the end. Throws UserError (after killing or detaching the program) on bad input.
   SessionOutcome run();
-  // Counts in the run's scope (regions::CountSource).
-  CounterValues read(int pid, regions::Tid tid) override;
+  // The thread's and the process's counts (regions::CountSource).
+  CounterValues read_thread(int pid, regions::Tid tid) override;
+  CounterValues read_process(int pid) override;
 
  private:
   // lifecycle (session.cpp)

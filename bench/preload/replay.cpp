@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   const int threads = argc > 3 ? std::atoi(argv[3]) : 1;
   regions::Aggregator agg;
   regions::Tracker tracker([&](regions::Instance&& inst) { agg.add(inst); });
-  preload::Replay replay(regions::Scope::Process, events, tracker);
+  preload::Replay replay(events, tracker);
   const std::vector<regions::RegionId> region{0}, none;
   preload::Record enter, ret;
   enter.kind = preload::RecordKind::Enter;

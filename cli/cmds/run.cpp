@@ -140,7 +140,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
   auto needs_arguments = [&groups](regions::RegionId id) { return groups.keyed_at_entry(id); };
   for (int r = 0; r < o.repeat; ++r) {
     agg.next_run();
-    regions::Tracker tracker(sink);  // one tracker per run: every mechanism of the run feeds it
+    regions::Tracker tracker(sink, so.scope);  // one tracker per run: every mechanism of the run feeds it
     tracer::SessionOutcome& last = out.last;
     switch (plan.native) {
       case runplan::Mechanism::Agent: last = run_with_agent(so, backend, planner, tracker); break;

@@ -81,7 +81,7 @@ struct rp_agent {
   size_t file_bytes;
   char *ring;            /* slot p % ring_slots at ring + (p % ring_slots) * record_bytes */
   uint64_t ring_mask;
-  uint64_t record_bytes; /* RP_RECORD_BYTES(n_events, callers) */
+  uint64_t record_bytes; /* RP_RECORD_BYTES(n_events, scope, callers) */
   char *table;
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */
@@ -116,7 +116,7 @@ struct rp_frame {
 
 struct rp_thread {
   int32_t tid;
-  int fd;          /* scope=thread: this thread's counter group (-1: none) */
+  int fd;          /* this thread's counter group (-1: none) */
   uintptr_t busy;  /* nonzero (a stack address) while the agent runs on this thread: a signal
                       handler's hooked call then passes through unrecorded */
   int exited;      /* the thread-exit record is written */

@@ -13,7 +13,7 @@
 #include "preload/agent/agent.h"
 
 int rp_file_create(pid_t ppid) {
-  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * RP_RECORD_BYTES(rp.n_events, rp.callers);
+  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * RP_RECORD_BYTES(rp.n_events, rp.scope, rp.callers);
   char tmp[PATH_MAX + 64], final[PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s/%d.tmp", rp.dir, (int)rp.pid);
   int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -37,7 +37,7 @@ int rp_file_create(pid_t ppid) {
   struct rp_file_header *h = m;
   memcpy(h->magic, RP_FILE_MAGIC, 8);
   h->version = RP_FILE_VERSION;
-  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_events, rp.callers);
+  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_events, rp.scope, rp.callers);
   h->callers = rp.callers ? 1u : 0u;
   h->table_offset = RP_HEADER_BYTES;
   h->table_bytes = RP_TABLE_BYTES;
@@ -140,11 +140,13 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   /* The instance's time is as close to the function as the agent can take it: an entry reads
    * its counters, claims and fills its slot, and only then the clock; every other record takes
    * the clock first (or was given it: rp_on_exit reads it before anything else). */
-  uint64_t counts[RP_MAX_EVENTS];
-  int have_counts = 0;
+  uint64_t counts[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
+  int have_counts = 0, have_process = 0;
   if (kind != RP_ENTER && now == 0) now = rp_now_ns();
-  if (rp.n_events)
-    have_counts = rp.scope == RP_SCOPE_THREAD ? rp_counters_read(t->fd, counts) : rp_counters_read_process(counts);
+  if (rp.n_events) {
+    have_counts = rp_counters_read(t->fd, counts);
+    if (rp.scope == RP_SCOPE_PROCESS) have_process = rp_counters_read_process(process);
+  }
   uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   struct rp_record *s = (struct rp_record *)(rp.ring + (pos & rp.ring_mask) * rp.record_bytes);
   if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >= rp.ring_slots && !wait_for_slot(h, pos)) {
@@ -155,15 +157,17 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   }
   s->kind = (uint8_t)kind;
   s->reason = (uint8_t)reason;
-  s->flags = have_counts ? RP_REC_COUNTS : 0;
+  s->flags = (uint8_t)((have_counts ? RP_REC_COUNTS : 0) | (have_process ? RP_REC_PROCESS_COUNTS : 0));
   s->pad = 0;
   s->region = region;
   s->pid = rp.pid;
   s->tid = t->tid;
   s->sp = sp;
   for (int i = 0; i < rp.n_events; ++i) s->counts[i] = have_counts ? counts[i] : 0;
+  const int n_values = (int)RP_RECORD_VALUES(rp.n_events, rp.scope);
+  for (int i = rp.n_events; i < n_values; ++i) s->counts[i] = have_process ? process[i - rp.n_events] : 0;
   if (rp.callers) /* the return address, before the exit stub replaces it */
-    s->counts[rp.n_events] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
+    s->counts[n_values] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
   if (kind == RP_ENTER) now = rp_now_ns();
   s->time_ns = now;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);

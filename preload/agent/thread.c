@@ -35,7 +35,7 @@ static struct rp_thread *thread_start(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 1; /* the C library functions called here may be patched region functions */
   self = t;
-  t->fd = rp.scope == RP_SCOPE_THREAD ? rp_counters_open_thread() : -1;
+  t->fd = rp_counters_open_thread();
   pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
   t->busy = 0;
   return t;
@@ -228,6 +228,6 @@ void rp_thread_after_fork_child(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 0;
   if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
-  t->fd = rp.active && rp.scope == RP_SCOPE_THREAD ? rp_counters_open_thread() : -1;
+  t->fd = rp.active ? rp_counters_open_thread() : -1;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
 }

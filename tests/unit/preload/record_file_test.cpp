@@ -23,7 +23,7 @@ class FakeAgentFile {
   FakeAgentFile(uint64_t capacity, uint32_t n_events, uint32_t callers = 0) {
     path_ = (fs::temp_directory_path() / ("roofprof-rf-" + std::to_string(::getpid()) + "-" +
                                           std::to_string(counter()++) + RP_FILE_SUFFIX)).string();
-    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * RP_RECORD_BYTES(n_events, callers);
+    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * RP_RECORD_BYTES(n_events, RP_SCOPE_THREAD, callers);
     int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(::ftruncate(fd, off_t(bytes_)), 0);
@@ -32,7 +32,7 @@ class FakeAgentFile {
     h_ = static_cast<rp_file_header*>(map_);
     std::memcpy(h_->magic, RP_FILE_MAGIC, 8);
     h_->version = RP_FILE_VERSION;
-    h_->record_bytes = uint32_t(RP_RECORD_BYTES(n_events, callers));
+    h_->record_bytes = uint32_t(RP_RECORD_BYTES(n_events, RP_SCOPE_THREAD, callers));
     h_->callers = callers;
     h_->table_offset = RP_HEADER_BYTES;
     h_->table_bytes = RP_TABLE_BYTES;

@@ -1,5 +1,5 @@
-// Replaying agent records through regions::Tracker: the snapshot of each record is the count
-// the tracker sees.
+// Replaying agent records through regions::Tracker: the snapshots of each record (its thread's,
+// and in scope=process the process's) are the counts the tracker sees.
 #include "preload/replay.hpp"
 
 #include <cmath>
@@ -20,16 +20,17 @@ Record rec(RecordKind kind, int tid, uint64_t sp, int64_t t, std::vector<uint64_
   r.tid = tid;
   r.sp = sp;
   r.time_ns = t;
-  r.has_counts = !counts.empty();
-  for (size_t i = 0; i < counts.size(); ++i) r.counts[i] = counts[i];
+  r.has_counts = r.has_process_counts = !counts.empty();  // one thread: the process's are its own
+  for (size_t i = 0; i < counts.size(); ++i) r.counts[i] = r.process_counts[i] = counts[i];
   return r;
 }
 
 struct Fixture {
   std::vector<Instance> out;
-  regions::Tracker tracker{[this](Instance&& i) { out.push_back(std::move(i)); }};
+  regions::Tracker tracker;
   Replay replay;
-  explicit Fixture(regions::Scope scope) : replay(scope, 2, tracker) {}
+  explicit Fixture(regions::Scope scope)
+      : tracker([this](Instance&& i) { out.push_back(std::move(i)); }, scope), replay(2, tracker) {}
 };
 
 TEST(Replay, EnterAndReturnGiveOneInstanceWithDeltas) {
@@ -98,17 +99,45 @@ TEST(Replay, LongjmpClosesEverythingBelowTheTarget) {
   EXPECT_EQ(f.tracker.open_count(), 1u);
 }
 
+// Two threads in one region when the process exits: thread 7 (the first in) did 10 of its own,
+// the process 30 since 7 entered. Thread 8's own counts at the exit are not in the record
+// (unknown); the process's delta goes to the instance that opened first, once.
 TEST(Replay, ProcessExitRecordClosesEveryThread) {
   Fixture f(regions::Scope::Process);
   f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
   f.replay.feed(rec(RecordKind::Enter, 8, 0x3000, 120, {2, 0}), {1});
-  f.replay.feed(rec(RecordKind::ProcessExit, 7, 0, 500, {30, 1}, CloseReason::ProcessExit), {});
+  Record exit = rec(RecordKind::ProcessExit, 7, 0, 500, {10, 1}, CloseReason::ProcessExit);
+  exit.process_counts = {30, 1};
+  f.replay.feed(exit, {});
   ASSERT_EQ(f.out.size(), 2u);
   for (const auto& i : f.out) {
     EXPECT_EQ(i.reason, CloseReason::ProcessExit);
     EXPECT_EQ(i.end_ns, 500);
+    if (i.tid == 7) {
+      EXPECT_EQ(i.counts, (std::vector<double>{30, 1})) << "its own 10, the rest of the process's 30";
+    } else {
+      EXPECT_TRUE(std::isnan(i.counts[0]));
+    }
   }
-  EXPECT_EQ(f.out[0].counts[0] + f.out[1].counts[0], 30 + 28);
+}
+
+// Agent records of scope=process carry the thread's own snapshot and the process's: two
+// threads in one region at once give the process's work once, each instance its own part.
+TEST(Replay, ConcurrentCallsOfTwoThreadsCountTheProcessOnce) {
+  Fixture f(regions::Scope::Process);
+  auto with = [](Record r, std::vector<uint64_t> process) {
+    for (size_t i = 0; i < process.size(); ++i) r.process_counts[i] = process[i];
+    return r;
+  };
+  f.replay.feed(with(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {0, 0}), {1});
+  f.replay.feed(with(rec(RecordKind::Enter, 8, 0x3000, 110, {0, 0}), {1, 0}), {1});
+  f.replay.feed(with(rec(RecordKind::StackAt, 8, 0x3008, 200, {40, 0}), {60, 0}), {});
+  f.replay.feed(with(rec(RecordKind::StackAt, 7, 0x2008, 300, {50, 0}), {95, 0}), {});
+  ASSERT_EQ(f.out.size(), 2u);
+  EXPECT_EQ(f.out[0].tid, 8);
+  EXPECT_EQ(f.out[0].counts[0], 40);
+  EXPECT_EQ(f.out[1].tid, 7);
+  EXPECT_EQ(f.out[1].counts[0], 55) << "its own 50 and the 5 no instance of the region holds";
 }
 
 // scope=thread: a snapshot is the recording thread's; another thread's close has no counts.

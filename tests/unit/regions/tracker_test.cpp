@@ -11,13 +11,20 @@
 namespace roofprof::regions {
 namespace {
 
-// Counts advance by 10 per read per thread; the process total is the sum of threads.
+// A thread's counts advance by 10 per read of them; the process total is the sum of threads.
 class FakeCounts : public CountSource {
  public:
-  CounterValues read(int pid, Tid tid) override {
+  CounterValues read_thread(int pid, Tid tid) override {
     per_thread_[{pid, tid}] += 10;
     ++reads;
     return CounterValues{{per_thread_[{pid, tid}]}, false};
+  }
+  CounterValues read_process(int pid) override {
+    ++reads;
+    double sum = 0;
+    for (const auto& [key, v] : per_thread_)
+      if (key.first == pid) sum += v;
+    return CounterValues{{sum}, false};
   }
   int reads = 0;
 
@@ -92,11 +99,18 @@ TEST_F(Fixture, ThreadAndProcessExitCloseEverythingFlagged) {
   tracker.span_start(3, at(7, 0, 1));
   tracker.enter(1, at(8, 1000, 1));
   EXPECT_TRUE(tracker.thread_exit(at(7, 0, 5), CloseReason::ThreadExit));
-  EXPECT_EQ(out.size(), 2u);
+  // The span; thread 7's instance of region 1 opened it in the process: it waits for the last
+  // (thread 8's) with the work of the threads outside it (scope=process).
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].region, 3u);
   EXPECT_TRUE(tracker.process_exit(100, 9, CloseReason::Crash));
   ASSERT_EQ(out.size(), 3u);
-  EXPECT_EQ(out[2].reason, CloseReason::Crash);
-  EXPECT_EQ(out[2].end_ns, 9);
+  EXPECT_EQ(out[1].tid, 8);
+  EXPECT_EQ(out[1].reason, CloseReason::Crash);
+  EXPECT_EQ(out[1].end_ns, 9);
+  EXPECT_EQ(out[2].tid, 7);
+  EXPECT_EQ(out[2].reason, CloseReason::ThreadExit);
+  EXPECT_EQ(out[2].end_ns, 5);
   EXPECT_EQ(tracker.open_count(), 0u);
 }
 
@@ -104,11 +118,11 @@ TEST_F(Fixture, ProcessExitClosesThreadByThreadInTidOrder) {
   for (Tid tid : {9, 3, 12, 5}) tracker.enter(1, at(tid, 1000, tid));
   tracker.enter(1, Boundary{200, 4, 1000, 1});  // another process: stays open
   EXPECT_TRUE(tracker.process_exit(100, 20, CloseReason::ProcessExit));
-  ASSERT_EQ(out.size(), 4u);
+  ASSERT_EQ(out.size(), 4u);  // 9 entered first: it holds the others' work and comes last
   EXPECT_EQ(out[0].tid, 3);
   EXPECT_EQ(out[1].tid, 5);
-  EXPECT_EQ(out[2].tid, 9);
-  EXPECT_EQ(out[3].tid, 12);
+  EXPECT_EQ(out[2].tid, 12);
+  EXPECT_EQ(out[3].tid, 9);
   EXPECT_EQ(tracker.open_count(), 1u);
   EXPECT_FALSE(tracker.process_exit(100, 21, CloseReason::ProcessExit));
 }
@@ -151,6 +165,137 @@ TEST_F(Fixture, TheCallsGroupKeyReachesItsInstance) {
   EXPECT_EQ(out[0].group, "m=2,n=3");
 }
 
+// Threads in scope=process (docs/methodology.md, "Counters and scope"): each thread's work goes
+// to its own instance; the work of a thread with no instance of the region open goes, while the
+// region is open on some thread, to the instance that opened it in the process. Work below is
+// set per thread; a read does not advance it.
+class Work : public CountSource {
+ public:
+  CounterValues read_thread(int, Tid tid) override { return CounterValues{{done[tid]}, false}; }
+  CounterValues read_process(int) override {
+    ++process_reads;
+    double sum = 0;
+    for (const auto& [tid, v] : done) sum += v;
+    return CounterValues{{sum}, false};
+  }
+  std::map<Tid, double> done;
+  int process_reads = 0;
+};
+
+struct Threads : ::testing::TestWithParam<Scope> {
+  Work work;
+  std::vector<Instance> out;
+  Tracker tracker{work, [this](Instance&& i) { out.push_back(std::move(i)); }, GetParam()};
+  Boundary at(Tid tid, uint64_t sp) { return Boundary{100, tid, sp, 0}; }
+  void call(Tid tid) { tracker.enter(1, at(tid, 1000)); }
+  void ret(Tid tid) { tracker.stack_at(at(tid, 1008), CloseReason::Return); }
+  double total() const {
+    double sum = 0;
+    for (const Instance& i : out) sum += i.counts.at(0);
+    return sum;
+  }
+  double of(Tid tid) const {
+    double sum = 0;
+    for (const Instance& i : out) sum += i.tid == tid ? i.counts.at(0) : 0;
+    return sum;
+  }
+  bool process() const { return GetParam() == Scope::Process; }
+};
+
+// (a) Every thread calls the region at once (OpenMP parallel around a call): 4 x 100, once.
+TEST_P(Threads, ConcurrentCallsCountEachThreadOnce) {
+  for (Tid t = 1; t <= 4; ++t) call(t);
+  for (Tid t = 1; t <= 4; ++t) work.done[t] += 100;
+  for (Tid t = 4; t >= 1; --t) ret(t);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(total(), 400);
+  for (Tid t = 1; t <= 4; ++t) EXPECT_EQ(of(t), 100) << t;
+  EXPECT_EQ(work.process_reads, process() ? 2 : 0) << "the process read only as the region opens and closes in it";
+}
+
+// (b) One thread calls, workers do the work (threaded BLAS, an OpenMP loop inside the function).
+TEST_P(Threads, WorkersWorkGoesToTheCallInProcessScope) {
+  work.done[2] = 7;  // before the call: not the region's
+  call(1);
+  work.done[1] += 10;
+  for (Tid t = 2; t <= 4; ++t) work.done[t] += 100;
+  ret(1);
+  work.done[3] += 1000;  // after it: not the region's
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].counts.at(0), process() ? 310 : 10);
+}
+
+// (c) Both: two threads call at once, a third works for both of them.
+TEST_P(Threads, NestedParallelismCountsEveryThreadOnce) {
+  call(1);
+  call(2);
+  work.done[1] += 100;
+  work.done[2] += 100;
+  work.done[3] += 50;
+  ret(2);
+  ret(1);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(total(), process() ? 250 : 200);
+  EXPECT_EQ(of(1), process() ? 150 : 100) << "the first call in holds the helper's work";
+  EXPECT_EQ(of(2), 100);
+}
+
+// The first call in returns before the last: it is passed on when the last returns, with what
+// the threads outside the region did until then.
+TEST_P(Threads, TheFirstCallWaitsForTheLastWithTheOthersWork) {
+  call(1);
+  work.done[1] += 5;
+  call(2);
+  ret(1);
+  work.done[2] += 20;
+  work.done[3] += 30;  // no instance of its own, the region open on thread 2
+  ret(2);
+  work.done[3] += 1000;
+  call(2);  // the region opens again in the process: a new first call
+  work.done[2] += 1;
+  ret(2);
+  ASSERT_EQ(out.size(), 3u);
+  if (process()) {
+    EXPECT_EQ(out[0].tid, 2);
+    EXPECT_EQ(out[0].counts.at(0), 20);
+    EXPECT_EQ(out[1].tid, 1);
+    EXPECT_EQ(out[1].counts.at(0), 35);
+  } else {
+    EXPECT_EQ(out[0].tid, 1);
+    EXPECT_EQ(out[0].counts.at(0), 5);
+    EXPECT_EQ(out[1].counts.at(0), 20);
+  }
+  EXPECT_EQ(out[2].counts.at(0), 1);
+}
+
+// Two regions open at once on different threads: each is the process's work while it is open
+// (whatever else the other threads are in), with its own first call; thread scope keeps them apart.
+TEST_P(Threads, RegionsOpenAtOnceEachHaveTheProcesssWork) {
+  call(1);
+  tracker.enter(2, at(2, 1000));
+  work.done[1] += 3;
+  work.done[2] += 4;
+  ret(1);
+  tracker.stack_at(at(2, 1008), CloseReason::Return);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].region, 1u);
+  EXPECT_EQ(out[0].counts.at(0), process() ? 7 : 3) << "thread 2 worked outside region 1 while it was open";
+  EXPECT_EQ(out[1].counts.at(0), process() ? 7 : 4) << "and thread 1 outside region 2";
+}
+
+// A thread that exits inside the region: its work until then stays in the process's counts.
+TEST_P(Threads, AWorkerThatExitsKeepsItsWork) {
+  call(1);
+  work.done[5] += 60;
+  tracker.thread_exit(at(5, 0), CloseReason::ThreadExit);  // nothing open on it
+  ret(1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].counts.at(0), process() ? 60 : 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scope, Threads, ::testing::Values(Scope::Process, Scope::Thread),
+                         [](const auto& p) { return p.param == Scope::Process ? "Process" : "Thread"; });
+
 TEST(CloseReason, Names) {
   EXPECT_STREQ(to_string(CloseReason::Longjmp), "longjmp");
   EXPECT_STREQ(to_string(CloseReason::ProcessExit), "process_exit");
@@ -186,7 +331,8 @@ namespace {
 class ConstantCounts : public CountSource {
  public:
   explicit ConstantCounts(double v) : v_(v) {}
-  CounterValues read(int, Tid) override { return CounterValues{{v_ += 1}, false}; }
+  CounterValues read_thread(int, Tid) override { return CounterValues{{v_ += 1}, false}; }
+  CounterValues read_process(int) override { return CounterValues{{v_}, false}; }  // one thread
 
  private:
   double v_;
