@@ -1,6 +1,7 @@
 #include "cli/assemble.hpp"
 
 #include "counters/run_backend.hpp"
+#include "result/balance.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,6 +9,35 @@
 #include <tuple>
 
 namespace roofprof::cli {
+
+namespace {
+
+// W from counter totals through the event set's formulas; null without one or when not counted.
+std::optional<double> hardware_flops(const counters::EventSet* hardware, const std::vector<counters::EventInfo>& events,
+                                     const std::vector<double>& values) {
+  if (!hardware) return std::nullopt;
+  std::map<std::string, double> totals;
+  for (size_t e = 0; e < events.size() && e < values.size(); ++e) totals[events[e].name] = values[e];
+  return counters::derive(*hardware, totals).flops;
+}
+
+}  // namespace
+
+void set_thread_parts(result::Region& r, const regions::Aggregate& a,
+                      const std::function<std::optional<double>(const std::vector<double>&)>& flops, bool timed) {
+  const auto parts = a.thread_parts();
+  r.per_thread.clear();
+  if (parts.size() >= 2) {
+    for (const auto& [number, part] : parts)
+      r.per_thread.push_back(result::ThreadPart{number.first, number.second, part.calls,
+                                                timed ? std::optional<double>(part.time_s) : std::nullopt,
+                                                flops(part.own)});
+  }
+  r.flops_other_threads = a.others_totals.empty() ? std::nullopt : flops(a.others_totals);
+  // Scaled (multiplexed) counts can leave the others' share a rounding below zero: none measured.
+  if (r.flops_other_threads && *r.flops_other_threads < 0) r.flops_other_threads = 0.0;
+  r.balance = result::balance_of(r.per_thread);
+}
 
 std::vector<result::Region> assemble_regions(const probes::Planner& planner, const regions::Aggregator& agg,
                                              const std::vector<counters::EventInfo>& events,
@@ -45,6 +75,9 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       for (const auto& e : events) r.counters[e.name] = 0.0;  // never entered: nothing counted
     }
     if (!events.empty()) r.sources["counters"] = counter_source;
+    if (it != agg.regions().end())
+      set_thread_parts(r, it->second, [&](const std::vector<double>& v) { return hardware_flops(hardware, events, v); },
+                       true);
     if (hardware && it != agg.regions().end()) {
       std::map<std::string, double> totals;
       for (size_t e = 0; e < events.size() && e < it->second.counter_totals.size(); ++e)

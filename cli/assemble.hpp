@@ -1,5 +1,7 @@
 #pragma once
 // Aggregated region instances + the regions the planner created -> the result file's regions.
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,12 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
                                              const std::vector<counters::EventInfo>& events,
                                              const std::string& counter_source,
                                              const counters::EventSet* hardware = nullptr);
+
+// The region's threads from `a` (result::ThreadPart, written for two or more threads), the work
+// of threads without a call, and the balance; `flops` turns counter totals into W (null: not
+// measured); `timed`: the calls' times are real (a native run's).
+void set_thread_parts(result::Region& r, const regions::Aggregate& a,
+                      const std::function<std::optional<double>(const std::vector<double>&)>& flops, bool timed);
 
 // Warnings for the result about how names resolved: regions never found (a region found late
 // has no "not found yet" left), functions left out in system libraries.

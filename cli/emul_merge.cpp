@@ -8,7 +8,9 @@
 #include <set>
 #include <tuple>
 
+#include "cli/assemble.hpp"
 #include "common/error.hpp"
+#include "result/balance.hpp"
 #include "regions/aggregate.hpp"
 #include "symbolizer/elf_file.hpp"
 
@@ -69,6 +71,22 @@ std::vector<result::SimulatedCache> simulated_caches(const emul::Result& emulate
   return out;
 }
 
+namespace {
+
+// Each thread's W from the emulated run, matched to the native run's threads by number
+// (regions::ThreadNumber); a thread the native run did not see gets no time.
+void merge_thread_parts(result::Region& r, const regions::Aggregate& a, const std::vector<std::string>& names) {
+  std::vector<result::ThreadPart> native = std::move(r.per_thread);
+  set_thread_parts(r, a, [&](const std::vector<double>& v) { return std::optional(emulated_quantities(names, v).flops); },
+                   false);
+  for (result::ThreadPart& p : r.per_thread)
+    for (const result::ThreadPart& n : native)
+      if (n.process == p.process && n.thread == p.thread) p.time_s = r.time_s ? n.time_s : std::nullopt;
+  r.balance = result::balance_of(r.per_thread);
+}
+
+}  // namespace
+
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
                                         bool cache_sim) {
   const regions::Aggregator& agg = emulated.aggregate;
@@ -95,6 +113,7 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
       for (size_t i = 0; i < names.size() && i < it->second.counter_totals.size(); ++i)
         totals[i] = it->second.counter_totals[i];
     auto q = emulated_quantities(names, totals);
+    if (it != agg.regions().end()) merge_thread_parts(r, it->second, names);
     r.instructions = q.instructions;
     r.flops = q.flops;
     r.flops_by_class = std::move(q.flops_by_class);

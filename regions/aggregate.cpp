@@ -16,6 +16,38 @@ std::optional<Quantiles> quantiles(std::vector<double> v) {
   return Quantiles{v.front(), at(0.25), at(0.5), at(0.75), v.back()};
 }
 
+namespace {
+
+void add_values(std::vector<double>& into, const std::vector<double>& v) {
+  if (into.size() < v.size()) into.resize(v.size(), 0.0);
+  for (size_t i = 0; i < v.size(); ++i) into[i] += v[i];
+}
+
+void add_part(ThreadPart& into, const ThreadPart& p) {
+  into.calls += p.calls;
+  into.time_s += p.time_s;
+  add_values(into.own, p.own);
+}
+
+// The run's parts by (pid, tid), numbered as ThreadNumber says.
+std::map<ThreadNumber, ThreadPart> numbered(const std::map<std::pair<int, Tid>, ThreadPart>& parts) {
+  std::map<ThreadNumber, ThreadPart> out;
+  int process = -1, thread = 0, last_pid = 0;
+  for (const auto& [key, part] : parts) {  // ordered by pid, then tid
+    if (process < 0 || key.first != last_pid) ++process, thread = 0, last_pid = key.first;
+    out[{process, thread++}] = part;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<ThreadNumber, ThreadPart> Aggregate::thread_parts() const {
+  std::map<ThreadNumber, ThreadPart> out = earlier_parts;
+  for (const auto& [n, part] : numbered(run_parts)) add_part(out[n], part);
+  return out;
+}
+
 void Aggregator::add(const Instance& inst) {
   Last& l = last_;
   if (!l.aggregate || l.region != inst.region) l = Last{inst.region, &regions_[inst.region]};
@@ -24,9 +56,15 @@ void Aggregator::add(const Instance& inst) {
   a.calls += 1;
   a.time_s += d;
   a.durations_s.push_back(d);
-  if (a.counter_totals.size() < inst.counts.size()) a.counter_totals.resize(inst.counts.size(), 0.0);
-  for (size_t i = 0; i < inst.counts.size(); ++i) a.counter_totals[i] += inst.counts[i];
+  add_values(a.counter_totals, inst.counts);
   a.multiplexed |= inst.multiplexed;
+  ThreadPart& part = a.run_parts[{inst.pid, inst.tid}];
+  part.calls += 1;
+  part.time_s += d;
+  if (part.own.size() < inst.counts.size()) part.own.resize(inst.counts.size(), 0.0);
+  for (size_t i = 0; i < inst.counts.size(); ++i)
+    part.own[i] += inst.counts[i] - (i < inst.others.size() ? inst.others[i] : 0.0);
+  add_values(a.others_totals, inst.others);
   if (!l.closed || l.tid != inst.tid || l.pid != inst.pid || l.reason != inst.reason) {
     a.thread_ids.insert(inst.tid);
     a.pids.insert(inst.pid);
@@ -43,6 +81,8 @@ void Aggregator::next_run() {
   for (auto& [id, a] : regions_) {
     a.threads_most = a.threads();
     a.thread_ids.clear();
+    a.earlier_parts = a.thread_parts();
+    a.run_parts.clear();
   }
 }
 
@@ -53,13 +93,17 @@ void Aggregator::merge(const Aggregator& other) {
     a.calls += o.calls;
     a.time_s += o.time_s;
     a.durations_s.insert(a.durations_s.end(), o.durations_s.begin(), o.durations_s.end());
-    if (a.counter_totals.size() < o.counter_totals.size()) a.counter_totals.resize(o.counter_totals.size(), 0.0);
-    for (size_t i = 0; i < o.counter_totals.size(); ++i) a.counter_totals[i] += o.counter_totals[i];
+    add_values(a.counter_totals, o.counter_totals);
     a.multiplexed |= o.multiplexed;
     a.threads_most = std::max(a.threads(), o.threads());
     a.thread_ids.clear();
     a.pids.insert(o.pids.begin(), o.pids.end());
     for (const auto& [r, n] : o.closed_by) a.closed_by[r] += n;
+    add_values(a.others_totals, o.others_totals);
+    std::map<ThreadNumber, ThreadPart> parts = a.thread_parts();
+    for (const auto& [n, part] : o.thread_parts()) add_part(parts[n], part);
+    a.earlier_parts = std::move(parts);
+    a.run_parts.clear();
   }
 }
 

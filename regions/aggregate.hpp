@@ -18,6 +18,19 @@ struct Quantiles {
 // numpy's default). Empty input has no quantiles.
 std::optional<Quantiles> quantiles(std::vector<double> values);
 
+// One thread's part of a region: its calls, their time, and the work its own instances did
+// (with scope=process, the work of threads that had no instance open is the region's
+// `others_totals`, not a thread's).
+struct ThreadPart {
+  uint64_t calls = 0;
+  double time_s = 0;
+  std::vector<double> own;  // counter totals, backend event order (NaN: not counted)
+};
+// A thread as runs of the same program number it: the process's rank among the run's processes
+// by pid, the thread's among the region's threads of its process by tid (the order the kernel
+// created them in). The runs of --repeat and the native and emulated runs line up this way.
+using ThreadNumber = std::pair<int, int>;
+
 struct Aggregate {
   uint64_t calls = 0;
   double time_s = 0;                   // sum of instance durations
@@ -31,6 +44,12 @@ struct Aggregate {
   // with one thread has one thread, not three).
   size_t threads() const { return std::max(threads_most, thread_ids.size()); }
   std::map<CloseReason, uint64_t> closed_by;
+  // Scope=process: what threads with no instance of the region open did while it was open.
+  std::vector<double> others_totals;
+  std::map<std::pair<int, Tid>, ThreadPart> run_parts;  // the current run's threads, by (pid, tid)
+  std::map<ThreadNumber, ThreadPart> earlier_parts;     // earlier runs', summed by number
+  // Every thread's part, the current run's numbered and added to the earlier runs'.
+  std::map<ThreadNumber, ThreadPart> thread_parts() const;
 };
 
 class Aggregator {

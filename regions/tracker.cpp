@@ -117,10 +117,11 @@ void Tracker::share_close(Instance&& inst, bool anchor, CountSource* source, Pro
     std::fill(all.values.begin(), all.values.end(), std::numeric_limits<double>::quiet_NaN());
   for (Instance& a : done.held) {
     if (a.counts.size() < all.values.size()) a.counts.resize(all.values.size(), 0.0);
+    a.others.assign(all.values.size(), 0.0);
     for (size_t i = 0; i < all.values.size(); ++i) {
       const double own = std::isnan(a.counts[i]) ? 0.0 : a.counts[i];
-      const double others = all.values[i] - (i < done.own.size() ? done.own[i] : 0.0);
-      a.counts[i] = own + others;
+      a.others[i] = all.values[i] - (i < done.own.size() ? done.own[i] : 0.0);
+      a.counts[i] = own + a.others[i];
     }
     a.multiplexed = a.multiplexed || all.multiplexed;
     sink_(std::move(a));

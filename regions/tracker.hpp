@@ -77,6 +77,9 @@ struct Instance {
   // Instances open on the thread when it opened: its callers' instances close after it, at a
   // smaller depth (roofprof survey subtracts the instances directly inside one from it).
   uint32_t depth = 0;
+  // Scope=process, the first instance of the region open in the process only: the part of
+  // `counts` that threads with no instance of the region open did meanwhile (empty: none).
+  std::vector<double> others = {};
 };
 
 // Reads cumulative counts. Called only when an instance opens or closes.

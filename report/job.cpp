@@ -1,5 +1,7 @@
 #include "report/job.hpp"
 
+#include "result/balance.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,20 +10,6 @@
 
 namespace roofprof::report {
 namespace {
-
-Spread spread_of(std::vector<double> values) {
-  Spread s;
-  if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  s.min = values.front();
-  s.max = values.back();
-  s.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-  double sum = 0;
-  for (double v : values) sum += v;
-  s.mean = sum / double(n);
-  return s;
-}
 
 using RegionKey = std::pair<std::string, std::string>;  // name, kind
 
@@ -33,11 +21,6 @@ std::string rank_list(const std::vector<int>& ranks) {
 }
 
 }  // namespace
-
-std::optional<double> Spread::imbalance() const {
-  if (mean <= 0) return std::nullopt;
-  return max / mean;
-}
 
 std::optional<JobSummary> recognise_job(const std::vector<Input>& inputs) {
   if (inputs.size() < 2) return std::nullopt;
@@ -100,9 +83,9 @@ std::vector<std::string> apply_job(JobSummary& job, result::Run& merged) {
     region.time_s = std::nullopt;
     if (time_known[i]) region.time_s = *std::max_element(time[i].begin(), time[i].end());
     for (auto& g : region.groups) g.time_s = group_max[i][g.key];
-    RankSpread s{region.name, region.kind, std::nullopt, spread_of(calls[i]), std::nullopt};
-    if (time_known[i]) s.time_s = spread_of(time[i]);
-    if (flops_known[i]) s.flops = spread_of(flops[i]);
+    RankSpread s{region.name, region.kind, std::nullopt, result::spread_of(calls[i]), std::nullopt};
+    if (time_known[i]) s.time_s = result::spread_of(time[i]);
+    if (flops_known[i]) s.flops = result::spread_of(flops[i]);
     job.spread.push_back(std::move(s));
   }
   merged.wall_time_s = 0.0;  // the slowest rank's; null when a rank was not timed

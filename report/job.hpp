@@ -11,10 +11,7 @@
 
 namespace roofprof::report {
 
-struct Spread {  // one quantity over the ranks
-  double min = 0, median = 0, max = 0, mean = 0;
-  std::optional<double> imbalance() const;  // max / mean; null when the mean is 0
-};
+using Spread = result::Spread;  // one quantity over the ranks
 
 struct RankSpread {  // one region over the ranks (a rank without the region counts as 0)
   std::string region, kind;

@@ -171,6 +171,9 @@ Merged merge(const std::vector<Input>& inputs) {
         s.region.flops_by_class.clear();
         s.region.counters_multiplexed = false;
         s.region.probe_cost.reset();
+        s.region.per_thread.clear();  // threads of different runs are not one thread
+        s.region.flops_other_threads.reset();
+        s.region.balance.reset();
         for (auto& [e, v] : s.region.counters) v = 0.0;
         s.region.flops = 0.0;
         s.region.instructions = 0.0;

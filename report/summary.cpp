@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/strings.hpp"
+#include "result/balance.hpp"
 #include "report/format.hpp"
 #include "report/run_facts.hpp"
 
@@ -96,6 +97,42 @@ std::string work_lines(const result::Region& r) {
   return out;
 }
 
+// "min .. max" of one quantity over the threads, with its median and imbalance (max / mean).
+std::string spread_line(const result::Spread& s, std::string (*format)(double), const std::string& label) {
+  const auto i = s.imbalance();
+  return quantity_line(format(s.min) + " .. " + format(s.max), label,
+                       fmt::format("median {}, max/mean {}", format(s.median), i ? sig3(*i) : "n/a"));
+}
+
+std::string seconds_text(double s) { return format_seconds(s); }
+
+// "time 1.02x, flops 1.78x": max / mean of each quantity known.
+std::string imbalance_text(const result::Balance& b) {
+  std::string out;
+  for (const auto& [what, s] : {std::pair{"time", &b.time_s}, std::pair{"flops", &b.flops}})
+    if (*s && (*s)->imbalance()) out += fmt::format("{}{} {}x", out.empty() ? "" : ", ", what, sig3(*(*s)->imbalance()));
+  return out;
+}
+std::string flops_text(double v) { return format_si(v, ""); }
+
+// Threads: how time and W spread over the threads that called the region (flagged when the
+// busiest has more than kImbalanceFlagged times the mean), and the work of threads that had no
+// call of it open.
+std::string thread_lines(const result::Region& r) {
+  std::string out;
+  if (const auto& b = r.balance) {
+    if (b->time_s) out += spread_line(*b->time_s, seconds_text, "time per thread");
+    if (b->flops) out += spread_line(*b->flops, flops_text, "flops per thread");
+  }
+  if (r.flops_other_threads && *r.flops_other_threads > 0)
+    out += quantity_line(format_si(*r.flops_other_threads, ""), "flops, other threads",
+                         "threads without a call of it, while it was open (included above)");
+  if (r.balance && result::imbalanced(*r.balance))
+    out += fmt::format("  ! load imbalance over its {} threads (the busiest thread against the mean): {}\n",
+                       r.balance->threads, imbalance_text(*r.balance));
+  return out;
+}
+
 // The functions a function region covers, when that is not just the one its name says:
 // "covers kern_axpy, kern_axpy.constprop.0 (run_clones)".
 std::string covers_line(const result::Region& r) {
@@ -132,6 +169,7 @@ std::string region_block(const result::Run& run, const result::Region& r) {
   out += time_lines(r);
   out += counter_lines(run, r);
   out += work_lines(r);
+  out += thread_lines(r);
   if (std::string closes = abnormal_closes(r); !closes.empty()) out += "  ! " + closes + "\n";
   if (std::string cost = probe_cost_line(r); !cost.empty()) out += "  ! " + cost + "\n";
   return out;

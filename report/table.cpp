@@ -10,6 +10,7 @@
 #include "report/run_facts.hpp"
 #include "report/text_table.hpp"
 #include "report/vector_share.hpp"
+#include "result/balance.hpp"
 
 namespace roofprof::report {
 namespace {
@@ -122,6 +123,45 @@ std::string rank_spread_text(const JobSummary& job) {
   return "per-rank spread (load imbalance = max/mean over the ranks):\n" + table.render();
 }
 
+// Each region's threads when two or more called it: every thread's calls, time and W (up to
+// kThreadRows of them), the W of threads without a call, and the spread (max/mean) with the
+// flag above result::kImbalanceFlagged.
+std::string thread_text(const result::Region& r) {
+  constexpr size_t kThreadRows = 32;
+  using A = TextTable::Align;
+  const result::Balance& b = *r.balance;
+  std::string out = fmt::format("threads of {} ({} with calls", r.name, b.threads);
+  if (b.time_s && b.time_s->imbalance()) out += fmt::format("; time max/mean {}", sig3(*b.time_s->imbalance()));
+  if (b.flops && b.flops->imbalance()) out += fmt::format("; flops max/mean {}", sig3(*b.flops->imbalance()));
+  out += result::imbalanced(b) ? "; ! load imbalance" : "";
+  out += "):\n";
+  if (r.per_thread.size() <= kThreadRows) {
+    TextTable table({{"process", A::Right}, {"thread", A::Right}, {"calls", A::Right}, {"time", A::Right},
+                     {"flops", A::Right}});
+    for (const auto& p : r.per_thread)
+      table.add_row({std::to_string(p.process), std::to_string(p.thread), format_count(double(p.calls)),
+                     seconds_or_dash(p.time_s), cell_or_dash(p.flops, si_plain)});
+    out += table.render();
+  } else {
+    auto line = [](const char* what, const std::optional<result::Spread>& s, std::string (*f)(double)) {
+      return s ? fmt::format("  {}: min {}, median {}, max {}\n", what, f(s->min), f(s->median), f(s->max)) : "";
+    };
+    out += line("time", b.time_s, format_seconds) + line("flops", b.flops, si_plain);
+  }
+  if (r.flops_other_threads && *r.flops_other_threads > 0)
+    out += fmt::format("  flops of threads without a call of it, while it was open: {}\n",
+                       si_plain(*r.flops_other_threads));
+  return out;
+}
+
+std::string threads_text(const Model& m) {
+  std::string out;
+  for (const auto& row : m.rows)
+    if (!row.subject.group && row.subject.region && row.subject.region->balance)
+      out += thread_text(*row.subject.region);
+  return out;
+}
+
 std::string notes_text(const Model& m) {
   std::string out;
   for (const auto& a : m.abnormal) out += "  ! " + a + "\n";
@@ -201,6 +241,7 @@ std::string render_table(const Model& m) {
   std::string out = m.headline + "\n";
   out += m.rows.empty() ? "no regions were measured\n" : table.render();
   if (m.job && !m.rows.empty()) out += rank_spread_text(*m.job);
+  out += threads_text(m);
   return out + notes_text(m);
 }
 

@@ -95,6 +95,30 @@ Group read_group_json(const nlohmann::json& j, const std::string& path) {
 
 namespace {
 
+std::optional<Spread> read_spread(const JsonNode& n) {
+  if (n.is_null()) return std::nullopt;
+  return Spread{n.member("min").amount(), n.member("median").amount(), n.member("max").amount(),
+                n.member("mean").amount()};  // its imbalance is max / mean
+}
+
+// The optional thread members of a region.
+void read_threads(const JsonNode& n, Region& r) {
+  if (n.has("per_thread")) {
+    JsonNode list = n.member("per_thread");
+    for (size_t i = 0; i < list.size(); ++i) {
+      JsonNode p = list.element(i);
+      r.per_thread.push_back(ThreadPart{int(p.member("process").integer_in(0, 1 << 30)),
+                                        int(p.member("thread").integer_in(0, 1 << 30)), p.member("calls").count(),
+                                        p.member("time_s").amount_or_null(), p.member("flops").amount_or_null()});
+    }
+  }
+  if (n.has("flops_other_threads")) r.flops_other_threads = n.member("flops_other_threads").amount();
+  if (n.has("balance")) {
+    JsonNode b = n.member("balance");
+    r.balance = Balance{b.member("threads").count(), read_spread(b.member("time_s")), read_spread(b.member("flops"))};
+  }
+}
+
 Region read_region(const JsonNode& n) {
   Region r;
   r.name = n.member("name").string();
@@ -144,6 +168,7 @@ Region read_region(const JsonNode& n) {
     r.probe_cost = ProbeCost{c.member("ptrace_stops").count(), c.member("estimated_s").amount(),
                              c.member("stopped_at_s").amount_or_null()};
   }
+  read_threads(n, r);
   return r;
 }
 

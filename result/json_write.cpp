@@ -109,6 +109,39 @@ J annotation_json(const std::vector<AnnotatedInstruction>& insns, const std::str
 }
 
 template <class J>
+J spread_json(const std::optional<Spread>& s, const std::string& where) {
+  if (!s) return J(nullptr);
+  return J{{"min", finite(s->min, where + ".min")},
+           {"median", finite(s->median, where + ".median")},
+           {"max", finite(s->max, where + ".max")},
+           {"mean", finite(s->mean, where + ".mean")},
+           {"imbalance", optional_number<J>(s->imbalance(), where + ".imbalance")}};
+}
+
+// The optional thread members of a region (absent when fewer than two threads called it).
+template <class J>
+void threads_json(J& out, const Region& r, const std::string& where) {
+  if (!r.per_thread.empty()) {
+    J parts = J::array();
+    for (size_t i = 0; i < r.per_thread.size(); ++i) {
+      const ThreadPart& p = r.per_thread[i];
+      const std::string at = where + ".per_thread[" + std::to_string(i) + "]";
+      parts.push_back(J{{"process", p.process},
+                        {"thread", p.thread},
+                        {"calls", p.calls},
+                        {"time_s", finite_or_null<J>(p.time_s, at + ".time_s")},
+                        {"flops", optional_number<J>(p.flops, at + ".flops")}});
+    }
+    out["per_thread"] = std::move(parts);
+  }
+  if (r.flops_other_threads) out["flops_other_threads"] = finite(*r.flops_other_threads, where + ".flops_other_threads");
+  if (r.balance)
+    out["balance"] = J{{"threads", r.balance->threads},
+                       {"time_s", spread_json<J>(r.balance->time_s, where + ".balance.time_s")},
+                       {"flops", spread_json<J>(r.balance->flops, where + ".balance.flops")}};
+}
+
+template <class J>
 J region_json(const Region& r, const std::string& where) {
   J locations = J::array();
   for (const auto& s : r.locations) locations.push_back(site_json<J>(s));
@@ -141,6 +174,7 @@ J region_json(const Region& r, const std::string& where) {
     out["groups"] = std::move(groups);
   }
   if (!r.annotation.empty()) out["annotation"] = annotation_json<J>(r.annotation, where);  // optional member
+  threads_json(out, r, where);
   if (r.probe_cost) {  // optional member: absent when the probes' cost was not significant
     const ProbeCost& c = *r.probe_cost;
     out["probe_cost"] = J{{"ptrace_stops", c.ptrace_stops},

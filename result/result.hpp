@@ -52,6 +52,34 @@ struct Group {
   bool operator==(const Group&) const = default;
 };
 
+// One thread's part of a region (docs/methodology.md, "Threads"). Threads are numbered as the
+// runs of one program number them: `process`, the process's rank among the run's processes by
+// pid; `thread`, the thread's rank among the region's threads of that process by tid (the order
+// they were created in). With scope=process, the work of threads that had no call of the region
+// open is the region's `flops_other_threads`, not a thread's.
+struct ThreadPart {
+  int process = 0, thread = 0;
+  uint64_t calls = 0;
+  std::optional<double> time_s;  // its calls' time; null where no clock timed them
+  std::optional<double> flops;   // its own work in the region; null where not measured
+  bool operator==(const ThreadPart&) const = default;
+};
+
+// How one quantity spreads over threads (or an MPI job's ranks).
+struct Spread {
+  double min = 0, median = 0, max = 0, mean = 0;
+  // The load imbalance, max / mean (1: even); null when the mean is 0.
+  std::optional<double> imbalance() const { return mean > 0 ? std::optional(max / mean) : std::nullopt; }
+  bool operator==(const Spread&) const = default;
+};
+inline constexpr double kImbalanceFlagged = 1.10;  // max / mean above this is flagged
+
+struct Balance {
+  uint64_t threads = 0;  // threads that called the region (two or more)
+  std::optional<Spread> time_s, flops;  // null when a thread's value is unknown
+  bool operator==(const Balance&) const = default;
+};
+
 // What a region's breakpoints cost the run, estimated from measured ptrace stops
 // (docs/methodology.md, "What probes cost"). Optional member of schema 1: present only when the
 // estimate is a large part of the run or roofprof stopped probing the region.
@@ -116,6 +144,12 @@ struct Region {
   // empty; optional member of schema 1).
   std::vector<Group> groups;
   std::optional<ProbeCost> probe_cost;  // written only when present
+  // Threads (optional members of schema 1): each thread's part, written when two or more threads
+  // called the region; the work of threads without a call of it while it was open (scope=process;
+  // null: none measured); the spread over the threads.
+  std::vector<ThreadPart> per_thread;
+  std::optional<double> flops_other_threads;
+  std::optional<Balance> balance;
   // run --annotate: the region's functions instruction by instruction (written only when not empty).
   std::vector<AnnotatedInstruction> annotation;
   bool operator==(const Region&) const = default;

@@ -82,14 +82,18 @@ const std::vector<std::string> kTwoThreads = {
     "R r 100 7ff8 1 1 | 1 1",  // thread 100 (6,1), process (17,3)
     "Z 0 0 0"};
 
-TEST(EmulEvents, ProcessScopeCountsEveryThread) {
+// Both threads in the region at once: each has its own work; the process's delta while the
+// region was open, (17,3) - (5,0), is counted once, what no instance holds (thread 200's 3 before
+// its entry, and 4 more of the process's) going to thread 100's, the first in.
+TEST(EmulEvents, ProcessScopeCountsEveryThreadOnce) {
   Feed feed(regions::Scope::Process);
   feed.file(kTwoThreads);
   ASSERT_EQ(feed.out.size(), 2u);
   EXPECT_EQ(feed.out[0].tid, 200);
   EXPECT_EQ(feed.out[0].counts, (std::vector<double>{4, 2}));
   EXPECT_EQ(feed.out[1].tid, 100);
-  EXPECT_EQ(feed.out[1].counts, (std::vector<double>{12, 3}));
+  EXPECT_EQ(feed.out[1].counts, (std::vector<double>{8, 1}));
+  EXPECT_EQ(feed.out[1].others, (std::vector<double>{7, 0}));
 }
 
 TEST(EmulEvents, ThreadScopeCountsTheEnteringThread) {
