@@ -76,7 +76,9 @@ class ProcessCounters {
   void remove_thread(pid_t tid);  // final read folded into the retired sum, then closed
   bool has_thread(pid_t tid) const { return threads_.count(tid) != 0; }
   CounterValues read_thread(pid_t tid);  // zeros of the right size if tid is unknown
-  CounterValues read_process();          // live threads + retired threads
+  // Live threads + retired threads. `now`: what read_thread(tid) gave just before, taken for
+  // that thread instead of reading its group again.
+  CounterValues read_process(pid_t tid = 0, const CounterValues* now = nullptr);
   size_t size() const { return backend_.events().size(); }
 
  private:

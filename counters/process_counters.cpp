@@ -53,10 +53,19 @@ CounterValues ProcessCounters::read_thread(pid_t tid) {
   return v;
 }
 
-CounterValues ProcessCounters::read_process() {
-  CounterValues sum{std::vector<double>(size() - backend_.system_wide_events(), 0.0), false};
+CounterValues ProcessCounters::read_process(pid_t now_tid, const CounterValues* now) {
+  const size_t per_thread = size() - backend_.system_wide_events();
+  CounterValues sum{std::vector<double>(per_thread, 0.0), false};
   accumulate(sum, retired_);
-  for (auto& [tid, counters] : threads_) accumulate(sum, counters->read());
+  for (auto& [tid, counters] : threads_) {
+    if (now && tid == now_tid) {
+      CounterValues mine = *now;
+      mine.values.resize(per_thread);  // without read_thread's unknown system-wide tail
+      accumulate(sum, mine);
+    } else {
+      accumulate(sum, counters->read());
+    }
+  }
   if (backend_.system_wide_events()) append(sum, backend_.read_system_wide());
   return sum;
 }

@@ -40,7 +40,7 @@ class EventParser::Counts : public regions::CountSource {
     auto t = it->second->threads.find(tid);
     return values(t == it->second->threads.end() ? nullptr : &t->second);
   }
-  CounterValues read_process(int pid) override {
+  CounterValues read_process(int pid, Tid, const CounterValues&) override {
     auto it = by_pid.find(pid);
     return values(it == by_pid.end() ? nullptr : &it->second->process);
   }

@@ -41,7 +41,7 @@ CounterValues Replay::read_thread(int, regions::Tid tid) {
   return tid == snapshot_tid_ ? snapshot_ : unknown();
 }
 
-CounterValues Replay::read_process(int) {
+CounterValues Replay::read_process(int, regions::Tid, const CounterValues&) {
   if (n_events_ == 0) return {};
   return process_;
 }

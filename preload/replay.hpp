@@ -30,7 +30,7 @@ class Replay : public regions::CountSource {
   // regions::CountSource: the current record's snapshots. A thread's belongs to the record's
   // thread only: other threads read "not counted", as does a snapshot the record lacks.
   CounterValues read_thread(int pid, regions::Tid tid) override;
-  CounterValues read_process(int pid) override;
+  CounterValues read_process(int pid, regions::Tid tid, const CounterValues& thread_now) override;
 
  private:
   void take_snapshot(const Record& r);

@@ -81,14 +81,14 @@ bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string
   CountSource* src = source_of(b);
   const auto depth = uint32_t(v.size());
   v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth});
-  if (scope_ == Scope::Process) share_open(v.back(), b.pid, src);
+  if (scope_ == Scope::Process) share_open(v.back(), b.pid, b.tid, src);
   return true;
 }
 
-void Tracker::share_open(Open& o, int pid, CountSource* src) {
+void Tracker::share_open(Open& o, int pid, Tid tid, CountSource* src) {
   Shared& s = shared_[{pid, o.region}];
   if (s.open++ == 0) {
-    s.begin = src->read_process(pid);
+    s.begin = src->read_process(pid, tid, o.begin);
     s.source = src;
     s.own.assign(o.begin.values.size(), 0.0);
     o.anchor = true;
@@ -163,8 +163,9 @@ bool Tracker::span_stop(RegionId region, const Boundary& b) {
   Open o = std::move(*pos);
   v->erase(pos);
   CountSource* src = source_of(b);
-  ProcessRead process{src, b.pid};
-  close(key, std::move(o), b.time_ns, src, src->read_thread(b.pid, b.tid), CloseReason::SpanStop, process);
+  const CounterValues end = src->read_thread(b.pid, b.tid);
+  ProcessRead process{src, b.pid, b.tid, end};
+  close(key, std::move(o), b.time_ns, src, end, CloseReason::SpanStop, process);
   return true;
 }
 
@@ -176,7 +177,7 @@ bool Tracker::stack_at(const Boundary& b, CloseReason why) {
   if (!any) return false;
   CountSource* src = source_of(b);
   CounterValues end = src->read_thread(b.pid, b.tid);
-  ProcessRead process{src, b.pid};
+  ProcessRead process{src, b.pid, b.tid, end};
   // Close innermost first so instances come out in the order a real unwind would close them.
   for (size_t i = v->size(); i-- > 0;) {
     if (!(*v)[i].is_span && (*v)[i].entry_sp < b.sp) {
@@ -197,7 +198,7 @@ bool Tracker::thread_exit(const Boundary& b, CloseReason why) {
   if (v.empty()) return false;
   CountSource* src = source_of(b);
   CounterValues end = src->read_thread(b.pid, b.tid);
-  ProcessRead process{src, b.pid};
+  ProcessRead process{src, b.pid, b.tid, end};
   for (size_t i = v.size(); i-- > 0;) close(key, std::move(v[i]), b.time_ns, src, end, why, process);
   return true;
 }

@@ -90,8 +90,9 @@ class CountSource {
   virtual CounterValues read_thread(int pid, Tid tid) = 0;
   // Every thread of the process, threads that exited included; only with scope=process, when
   // a region opens or closes in the process. Events counted only per process (uncore) are here
-  // and not counted (NaN) in read_thread.
-  virtual CounterValues read_process(int pid) = 0;
+  // and not counted (NaN) in read_thread. `thread_now`: what read_thread(pid, tid) gave at this
+  // same boundary, which a source may take for that thread instead of reading it again.
+  virtual CounterValues read_process(int pid, Tid tid, const CounterValues& thread_now) = 0;
 };
 
 // Where and when a boundary was observed, and where its counts are read (null: the
@@ -158,10 +159,12 @@ class Tracker {
   struct ProcessRead {
     CountSource* source;
     int pid;
+    Tid tid;
+    const CounterValues& thread_now;
     bool done = false;
     CounterValues values = {};
     const CounterValues& get() {
-      if (!done) values = source->read_process(pid), done = true;
+      if (!done) values = source->read_process(pid, tid, thread_now), done = true;
       return values;
     }
   };
@@ -179,7 +182,7 @@ class Tracker {
   bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {});
   void close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
              CloseReason why, ProcessRead& process);
-  void share_open(Open& o, int pid, CountSource* src);
+  void share_open(Open& o, int pid, Tid tid, CountSource* src);
   void share_close(Instance&& inst, bool anchor, CountSource* source, ProcessRead& process);
   CountSource* source_of(const Boundary& b) const;
 

@@ -56,10 +56,10 @@ CounterValues Session::read_thread(int pid, regions::Tid tid) {
   return it->second->counters->read_thread(tid);
 }
 
-CounterValues Session::read_process(int pid) {
+CounterValues Session::read_process(int pid, regions::Tid tid, const CounterValues& thread_now) {
   auto it = groups_.find(pid);
   if (it == groups_.end() || !it->second->counters) return {};
-  return it->second->counters->read_process();
+  return it->second->counters->read_process(tid, &thread_now);
 }
 
 Task* Session::find_task(pid_t tid) {

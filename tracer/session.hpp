@@ -89,7 +89,7 @@ class Session : public regions::CountSource {
   SessionOutcome run();
   // The thread's and the process's counts (regions::CountSource).
   CounterValues read_thread(int pid, regions::Tid tid) override;
-  CounterValues read_process(int pid) override;
+  CounterValues read_process(int pid, regions::Tid tid, const CounterValues& thread_now) override;
 
  private:
   // lifecycle (session.cpp)

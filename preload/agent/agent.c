@@ -30,6 +30,7 @@ static void after_fork_child(void) {
   if (!rp.follow_fork) rp_environ_strip(); /* its descendants run without the agent */
   if (!rp.enabled) return;
   rp_counters_close_process(); /* the parent's threads */
+  rp_share_reset();            /* nothing of the parent's is open in the child */
   if (rp.emul) {
     if (!rp.follow_fork) rp.active = 0; /* the tool writes the child's own event file */
   } else if (rp.follow_fork && rp.active && rp_file_create(parent) == 0) {

@@ -122,6 +122,9 @@ struct rp_thread {
   int exited;      /* the thread-exit record is written */
   uint32_t depth;
   struct rp_frame frames[RP_MAX_DEPTH];
+  /* regions of frames popped since the thread's last record (share.c): its next record closes them */
+  uint32_t n_closing;
+  uint32_t closing[RP_MAX_DEPTH];
 };
 
 /* agent.c */
@@ -137,6 +140,14 @@ RP_HIDDEN void rp_table_line(const char *fmt, ...) __attribute__((format(printf,
 RP_HIDDEN void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp);
 /* rp_emit of a record whose time `now` (CLOCK_MONOTONIC ns, nonzero) was read already. */
 RP_HIDDEN void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp, int64_t now);
+
+/* share.c: scope=process with counters */
+RP_HIDDEN void rp_share_lock(int bounded); /* bounded: give up after a while (a dying process) */
+RP_HIDDEN void rp_share_unlock(void);
+/* Under the lock: the record of `kind` (an entry of `region`, and the frames t->closing lists)
+ * changes the open counts; returns 1 when it must carry the process's counts. */
+RP_HIDDEN int rp_share_apply(struct rp_thread *t, int kind, uint32_t region);
+RP_HIDDEN void rp_share_reset(void); /* in a fork child: nothing is open */
 
 /* counters.c */
 RP_HIDDEN void rp_counters_open_process(void);

@@ -131,23 +131,31 @@ static int wait_for_slot(struct rp_file_header *h, uint64_t pos) {
 }
 
 void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp, int64_t now) {
-  if (rp.emul) {
-    rp_emul_emit(t, kind, reason, region, sp);
+  if (rp.emul || !rp.file) {
+    t->n_closing = 0;
+    if (rp.emul) rp_emul_emit(t, kind, reason, region, sp);
     return;
   }
   struct rp_file_header *h = rp.file;
-  if (!h) return;
   /* The instance's time is as close to the function as the agent can take it: an entry reads
    * its counters, claims and fills its slot, and only then the clock; every other record takes
    * the clock first (or was given it: rp_on_exit reads it before anything else). */
   uint64_t counts[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
   int have_counts = 0, have_process = 0;
   if (kind != RP_ENTER && now == 0) now = rp_now_ns();
-  if (rp.n_events) {
-    have_counts = rp_counters_read(t->fd, counts);
-    if (rp.scope == RP_SCOPE_PROCESS) have_process = rp_counters_read_process(process);
+  if (rp.n_events) have_counts = rp_counters_read(t->fd, counts);
+  uint64_t pos;
+  if (rp.n_events && rp.scope == RP_SCOPE_PROCESS) {
+    /* The process's counts only where a region opens or closes in the process (share.c), read
+     * in ring order: under the lock that orders the open counts and the slots. */
+    rp_share_lock(kind == RP_PROCESS_EXIT);
+    pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
+    if (rp_share_apply(t, kind, region)) have_process = rp_counters_read_process(process);
+    rp_share_unlock();
+  } else {
+    t->n_closing = 0;
+    pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   }
-  uint64_t pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   struct rp_record *s = (struct rp_record *)(rp.ring + (pos & rp.ring_mask) * rp.record_bytes);
   if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >= rp.ring_slots && !wait_for_slot(h, pos)) {
     __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);

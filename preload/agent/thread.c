@@ -41,6 +41,11 @@ static struct rp_thread *thread_start(void) {
   return t;
 }
 
+/* A frame leaves the shadow stack: its thread's next record closes its region (share.c). */
+static void closing(struct rp_thread *t, const struct rp_frame *f) {
+  if (!(f->flags & RP_FRAME_SILENT) && t->n_closing < RP_MAX_DEPTH) t->closing[t->n_closing++] = f->region;
+}
+
 static void fatal(const char *what) {
   rp_log("%s", what);
   abort();
@@ -59,6 +64,7 @@ static void drop_below(struct rp_thread *t, uint64_t *slot, int emit) {
     struct rp_frame *f = &t->frames[t->depth - 1];
     if (f->slot >= slot || (uintptr_t)slot - (uintptr_t)f->slot > (64u << 20)) break;
     closed |= !(f->flags & RP_FRAME_SILENT);
+    closing(t, f);
     t->depth--;
   }
   if (closed && emit) rp_emit(t, RP_STACK_AT, RP_REASON_UNWOUND, 0, (uint64_t)slot);
@@ -134,6 +140,7 @@ RP_HIDDEN void *rp_on_exit(uint64_t sp) {
   uint64_t ret = t->frames[lo].ret;
   int silent = 1;
   for (int k = lo; k <= i; ++k) silent &= (t->frames[k].flags & RP_FRAME_SILENT) != 0;
+  for (int k = lo; k <= i; ++k) closing(t, &t->frames[k]);
   uint32_t above = t->depth - 1 - (uint32_t)i;
   if (above) memcpy(&t->frames[lo], &t->frames[i + 1], above * sizeof(struct rp_frame));
   t->depth -= (uint32_t)(i - lo + 1);
@@ -162,6 +169,7 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
   int closed = 0;
   while (t->depth > 0 && (uint64_t)t->frames[t->depth - 1].slot < sp) {
     closed |= !(t->frames[t->depth - 1].flags & RP_FRAME_SILENT);
+    closing(t, &t->frames[t->depth - 1]);
     t->depth--;
   }
   if (closed && rp.active && !sandboxed && !t->busy && !t->exited) {
@@ -189,7 +197,10 @@ static void thread_key_destructor(void *p) {
     open |= !(t->frames[i].flags & RP_FRAME_SILENT);
     hijacked |= !(t->frames[i].flags & RP_FRAME_RESTORED);
   }
-  if (open && rp.active && !sandboxed && !t->exited) rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
+  if (open && rp.active && !sandboxed && !t->exited) {
+    for (uint32_t i = 0; i < t->depth; ++i) closing(t, &t->frames[i]);
+    rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
+  }
   t->exited = 1;
   if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
   t->fd = -1;
@@ -230,4 +241,5 @@ void rp_thread_after_fork_child(void) {
   if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
   t->fd = rp.active ? rp_counters_open_thread() : -1;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
+  t->n_closing = 0;
 }

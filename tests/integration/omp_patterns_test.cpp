@@ -125,5 +125,26 @@ TEST(OmpPatternsBalance, UnequalWorkIsShownPerThreadAndFlagged) {
   EXPECT_NE(report.out.find("imbalance"), std::string::npos) << report.out;
 }
 
+// The in-process agent with the software counters (--backend time, the default scope): 8 threads
+// in `each` at once; the region's task-clock is its threads' CPU time once, so never more than the
+// process's whole CPU time (which the program prints at its end), each thread's own plus the
+// others' adding up to it. Counting every call's process delta would give several times that.
+TEST(OmpPatternsAgent, ConcurrentCallsCountTheProcessCpuTimeOnce) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "--region", "each", "--", fixture("run_omp_patterns"), "a", "8",
+                        "3000000", "3"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  const auto at = r.out.find("cpu_s=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double cpu_s = std::atof(r.out.c_str() + at + 6);
+  json reg = region(load_result(r), "each");
+  EXPECT_EQ(calls(reg), 24) << reg.dump();
+  ASSERT_TRUE(reg["counters"]["task-clock"].is_number()) << reg.dump();
+  const double task_clock_s = reg["counters"]["task-clock"].get<double>() * 1e-9;
+  EXPECT_GT(task_clock_s, 0.5 * cpu_s) << "the kernels are most of the program's work";
+  EXPECT_LE(task_clock_s, cpu_s * 1.02 + 0.005) << "no thread's CPU time twice: process " << cpu_s << " s";
+  ASSERT_EQ(reg["per_thread"].size(), 8u) << reg.dump();
+}
+
 }  // namespace
 }  // namespace it

@@ -19,7 +19,7 @@ class FakeCounts : public CountSource {
     ++reads;
     return CounterValues{{per_thread_[{pid, tid}]}, false};
   }
-  CounterValues read_process(int pid) override {
+  CounterValues read_process(int pid, Tid, const CounterValues&) override {
     ++reads;
     double sum = 0;
     for (const auto& [key, v] : per_thread_)
@@ -172,7 +172,7 @@ TEST_F(Fixture, TheCallsGroupKeyReachesItsInstance) {
 class Work : public CountSource {
  public:
   CounterValues read_thread(int, Tid tid) override { return CounterValues{{done[tid]}, false}; }
-  CounterValues read_process(int) override {
+  CounterValues read_process(int, Tid, const CounterValues&) override {
     ++process_reads;
     double sum = 0;
     for (const auto& [tid, v] : done) sum += v;
@@ -332,7 +332,7 @@ class ConstantCounts : public CountSource {
  public:
   explicit ConstantCounts(double v) : v_(v) {}
   CounterValues read_thread(int, Tid) override { return CounterValues{{v_ += 1}, false}; }
-  CounterValues read_process(int) override { return CounterValues{{v_}, false}; }  // one thread
+  CounterValues read_process(int, Tid, const CounterValues&) override { return CounterValues{{v_}, false}; }
 
  private:
   double v_;
