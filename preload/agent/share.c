@@ -8,6 +8,8 @@
  * open, and a record at which one of those counts goes 0 -> 1 or 1 -> 0 carries the process's
  * counts. The counts change and the record takes its place in the ring under one lock, so the
  * ring's order (the order roofprof replays) is the order of those changes. */
+#include <sys/syscall.h>
+
 #include "preload/agent/agent.h"
 #include "preload/patch_format.h"
 
@@ -36,10 +38,17 @@ static int step(uint32_t region, int delta) {
   return --*n == 0;
 }
 
+/* Held for a few atomic operations, or for the process's read at a region's first or last
+ * thread. A holder can be descheduled (more threads than cores): after a short spin the
+ * waiter gives its CPU away rather than burn its time slice. */
 void rp_share_lock(int bounded) {
   for (unsigned spins = 0; __atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE); ++spins) {
-    if (bounded && spins > (1u << 20)) return; /* a dying process's last record: go on without */
-    __builtin_ia32_pause();
+    if (bounded && spins > (1u << 16)) return; /* a dying process's last record: go on without */
+    if (spins < 64) {
+      __builtin_ia32_pause();
+    } else {
+      rp_syscall6(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+    }
   }
 }
 

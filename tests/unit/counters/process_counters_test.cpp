@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <map>
 #include <memory>
 
 #include "counters/backend.hpp"
@@ -93,6 +94,42 @@ TEST(ProcessCounters, ReaddingALiveTidRetiresTheOldCounters) {
   pc.add_thread(w.tid());  // fresh counters from zero, old values kept in the retired sum
   EXPECT_EQ(pc.read_thread(w.tid()).values[kFaults], 0.0);
   EXPECT_EQ(pc.read_process().values[kFaults], first);
+}
+
+// A backend whose threads count their reads: each read of a thread's group is one more.
+class ReadCounting : public Backend {
+ public:
+  std::string name() const override { return "fake"; }
+  const std::vector<EventInfo>& events() const override { return events_; }
+  std::unique_ptr<ThreadCounters> open(pid_t tid) override {
+    struct Counters : ThreadCounters {
+      std::map<pid_t, int>* reads;
+      pid_t tid;
+      CounterValues read() override { return CounterValues{{double(++(*reads)[tid])}, false}; }
+    };
+    auto c = std::make_unique<Counters>();
+    c->reads = &reads;
+    c->tid = tid;
+    return c;
+  }
+  std::map<pid_t, int> reads;
+
+ private:
+  std::vector<EventInfo> events_{{"reads", "count"}};
+};
+
+// The tracker reads the boundary's thread, then the process (scope=process): that thread's group
+// is not read again (a read costs a system call; on the scripted PMU it is a step).
+TEST(ProcessCounters, AProcessReadTakesTheBoundarysThreadFromItsFreshRead) {
+  ReadCounting b;
+  ProcessCounters pc(b);
+  for (pid_t tid : {10, 11, 12}) pc.add_thread(tid);
+  const CounterValues mine = pc.read_thread(11);
+  EXPECT_EQ(mine.values, (std::vector<double>{1}));
+  const CounterValues all = pc.read_process(11, &mine);
+  EXPECT_EQ(b.reads, (std::map<pid_t, int>{{10, 1}, {11, 1}, {12, 1}}));
+  EXPECT_EQ(all.values, (std::vector<double>{3}));
+  EXPECT_EQ(pc.read_process().values, (std::vector<double>{6})) << "without one: every group read";
 }
 
 }  // namespace

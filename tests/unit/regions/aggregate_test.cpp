@@ -84,5 +84,49 @@ TEST(Aggregator, ThreadsOfRepeatedRunsAreTheLargestRunsNotTheirSum) {
   EXPECT_EQ(a.regions().at(1).calls, 5u);
 }
 
+// Each thread's part: its calls, time and own counts (the first instance's `others` are the
+// region's, not its thread's); threads are numbered by pid, then tid, and the runs of --repeat
+// add up by number.
+TEST(Aggregator, ThreadPartsAreNumberedByPidAndTidAndAddUpOverRuns) {
+  Aggregator a;
+  Instance first{1, 100, 12, 0, 3'000'000'000, {50}, false, CloseReason::Return};
+  first.others = {30};  // 30 of its 50: threads without an instance
+  a.add(first);
+  a.add(Instance{1, 100, 11, 0, 1'000'000'000, {7}, false, CloseReason::Return});
+  a.add(Instance{1, 100, 11, 0, 1'000'000'000, {8}, false, CloseReason::Return});
+  auto parts = a.regions().at(1).thread_parts();
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts.at({0, 0}).calls, 2u);  // tid 11: the process's first thread in tid order
+  EXPECT_DOUBLE_EQ(parts.at({0, 0}).time_s, 2.0);
+  EXPECT_EQ(parts.at({0, 0}).own, (std::vector<double>{15}));
+  EXPECT_EQ(parts.at({0, 1}).own, (std::vector<double>{20}));
+  EXPECT_EQ(a.regions().at(1).others_totals, (std::vector<double>{30}));
+  a.next_run();  // the program again: other pid and tids, the same numbers
+  a.add(Instance{1, 300, 41, 0, 1'000'000'000, {1}, false, CloseReason::Return});
+  a.add(Instance{1, 300, 40, 0, 1'000'000'000, {2}, false, CloseReason::Return});
+  parts = a.regions().at(1).thread_parts();
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts.at({0, 0}).calls, 3u);
+  EXPECT_EQ(parts.at({0, 0}).own, (std::vector<double>{17}));
+  EXPECT_EQ(parts.at({0, 1}).own, (std::vector<double>{21}));
+  Aggregator b;  // merged from another aggregator: likewise
+  b.add(Instance{1, 500, 5, 0, 1'000'000'000, {100}, false, CloseReason::Return});
+  a.merge(b);
+  EXPECT_EQ(a.regions().at(1).thread_parts().at({0, 0}).own, (std::vector<double>{117}));
+}
+
+// Two processes (a fork child): each numbers its own threads.
+TEST(Aggregator, EachProcessNumbersItsOwnThreads) {
+  Aggregator a;
+  a.add(Instance{1, 100, 100, 0, 10, {1}, false, CloseReason::Return});
+  a.add(Instance{1, 101, 101, 0, 10, {2}, false, CloseReason::Return});
+  a.add(Instance{1, 101, 102, 0, 10, {3}, false, CloseReason::Return});
+  const auto parts = a.regions().at(1).thread_parts();
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts.at({0, 0}).own, (std::vector<double>{1}));
+  EXPECT_EQ(parts.at({1, 0}).own, (std::vector<double>{2}));
+  EXPECT_EQ(parts.at({1, 1}).own, (std::vector<double>{3}));
+}
+
 }  // namespace
 }  // namespace roofprof::regions

@@ -39,6 +39,24 @@ TEST(ResultJson, RoundTripKeepsEveryFieldExactly) {
   EXPECT_EQ(back.warnings, run.warnings);
 }
 
+// A region's threads: each thread's part, the others' W and the spread round-trip; the spread's
+// imbalance is written (max / mean) for readers and recomputed from min, median, max and mean.
+TEST(ResultJson, ThreadPartsAndBalanceRoundTrip) {
+  result::Run run = samples::sample_run();
+  result::Region& r = run.regions[0];
+  r.per_thread = {{0, 0, 2, 0.5, 800.0}, {0, 1, 2, std::nullopt, 2400.0}};
+  r.flops_other_threads = 100.0;
+  r.balance = result::Balance{2, std::nullopt, result::Spread{800, 1600, 2400, 1600}};
+  const result::Run back = through_text(run);
+  EXPECT_EQ(back.regions[0].per_thread, r.per_thread);
+  EXPECT_EQ(back.regions[0].flops_other_threads, 100.0);
+  EXPECT_EQ(back.regions[0].balance, r.balance);
+  const auto doc = nlohmann::json::parse(result::to_json(run).dump());
+  EXPECT_DOUBLE_EQ(doc["regions"][0]["balance"]["flops"]["imbalance"].get<double>(), 1.5);
+  EXPECT_TRUE(doc["regions"][0]["per_thread"][1]["time_s"].is_null());
+  EXPECT_FALSE(doc["regions"][1].contains("per_thread")) << "absent for a region of one thread";
+}
+
 // An emulated run records the hierarchy it simulated; the last level says whether it was inclusive.
 TEST(ResultJson, SimulatedCachesRoundTripWithEachLevelsInclusion) {
   result::Run run;
