@@ -159,6 +159,27 @@ TEST(Survey, InlinedFunctionIsItsOwnRow) {
   EXPECT_EQ(doc["survey"]["functions"][0]["name"], "scale_add");
 }
 
+// --cache-geometry: the emulated run simulates the hierarchy given, recorded level by level;
+// without an emulated run the option is bad input in one line.
+TEST(Survey, EmulatedCachesAreTheGeometryGiven) {
+  Sandbox sb;
+  auto r = sb.roofprof({"survey", "--backend", "emul", "-q", "--cache-geometry", "L1=32K:8:64,L2=256K:4:64,L3=2M:16:64",
+                        "-o", "s.json", "--", fixture("run_three_kernels"), "20"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  const json expected = json::parse(R"([
+    {"name": "L1", "size": 32768, "ways": 8, "line": 64, "inclusive": null},
+    {"name": "L2", "size": 262144, "ways": 4, "line": 64, "inclusive": true},
+    {"name": "L3", "size": 2097152, "ways": 16, "line": 64, "inclusive": true}])");
+  EXPECT_EQ(doc["simulated_caches"], expected) << doc["simulated_caches"].dump();
+  auto by = functions_of(doc);
+  ASSERT_TRUE(by.count("kernel_big")) << r.diag();
+  EXPECT_EQ(by["kernel_big"]["self_flops"].get<double>(), 20 * 1.2e6);
+  auto bad = sb.roofprof({"survey", "--cache-geometry", "L1=32K:8:64", "--", fixture("run_three_kernels")});
+  EXPECT_EQ(bad.exit_code(), 2) << bad.diag();
+  EXPECT_EQ(lines(bad.err).size(), 1u) << bad.diag();
+}
+
 TEST(Survey, RegionsFromASurveyFile) {
   Sandbox sb;
   auto s = sb.roofprof({"survey", "-n", "3", "-o", "s.json", "--", fixture("run_three_kernels"), "20"});
