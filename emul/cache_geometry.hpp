@@ -13,9 +13,9 @@
 namespace roofprof::emul {
 
 // "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64" (SIZE[K|M|G]:WAYS:LINE; levels in order from L1,
-// at most 4; the syntax of parse_cache_levels, common/cache_info.hpp). Throws UserError with a one-line explanation on malformed text or a geometry
-// the simulator cannot model (line sizes must be equal powers of two; size a multiple of
-// ways * line).
+// at most 4; the syntax of parse_cache_levels, common/cache_info.hpp). Throws UserError with a
+// one-line explanation on malformed text or a geometry the simulator cannot model (line sizes
+// must be equal powers of two; size a multiple of ways * line).
 std::vector<CacheInfo> parse_cache_geometry(std::string_view text);
 
 // The host's data/unified caches (host_caches(), common/cache_info.hpp: the kernel's
