@@ -103,8 +103,9 @@ std::vector<CacheInfo> cache_geometry() {
     }
     return out;
   };
-  std::vector<CacheInfo> out = usable(sysfs_caches());
-  if (out.empty()) out = usable(cpuid_caches());  // a kernel without cacheinfo (some VMs)
+  const HostCaches host = host_caches();  // ROOFPROF_HOST_CACHES in a test build: another host's
+  std::vector<CacheInfo> out = usable(host.sysfs);
+  if (out.empty()) out = usable(host.cpuid);  // a kernel without cacheinfo (some VMs)
   if (out.empty())
     throw UserError(std::string("cannot read the cache geometry from ") + kSysfsCacheRoot +
                     " or CPUID (is /sys mounted?)");

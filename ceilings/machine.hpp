@@ -17,7 +17,7 @@ std::vector<int> allowed_cpus();
 // Distinct physical cores among `cpus` (sysfs topology; each CPU counts as one if unknown).
 int physical_cores(const std::vector<int>& cpus);
 
-// The host's data and unified caches L1 to L3 (common/cache_info.hpp: sysfs, else CPUID), by
+// The host's data and unified caches L1 to L3 (common/cache_info.hpp, host_caches(): sysfs, else CPUID), by
 // level; a line size not given is taken as 64 bytes, a cache not said to be shared as private.
 // Throws UserError if neither source describes them.
 std::vector<CacheInfo> cache_geometry();

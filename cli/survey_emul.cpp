@@ -59,6 +59,7 @@ emul::Options emulation_options(const SurveyEmulation& how, const probes::Planne
   emul::Options eo;
   eo.scope = regions::Scope::Thread;  // a function's counts are its thread's, whatever others do
   eo.cache_sim = how.cache_sim;
+  eo.cache = how.cache;
   eo.progress = how.quiet ? emul::Options::ProgressOutput::None
                           : isatty(2) ? emul::Options::ProgressOutput::Terminal
                                       : emul::Options::ProgressOutput::Lines;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cache_info.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::cli {
@@ -12,6 +13,7 @@ namespace roofprof::cli {
 struct SurveyEmulation {
   bool cache_sim = true;
   bool quiet = false;
+  std::vector<CacheInfo> cache;  // the simulated hierarchy (--cache-geometry); empty: the host's
 };
 
 // Fills `run.regions` (one per emulated function; time: the sampled inclusive time) and each

@@ -3,11 +3,18 @@
 #include <cpuid.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
 
 namespace roofprof {
 namespace {
@@ -165,6 +172,75 @@ uint64_t amd_legacy_ways(unsigned code) {
     case 0xf: return kFullyAssociative;
     default: return 0;  // 0: disabled; 9: see Fn8000_001D; 7: reserved
   }
+}
+
+std::vector<CacheInfo> parse_cache_levels(std::string_view text) {
+  std::vector<CacheInfo> levels;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t comma = text.find(',', pos);
+    std::string_view item = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    auto bad = [&] {
+      return UserError(fmt::format("cache geometry '{}': expected L<n>=SIZE:WAYS:LINE, e.g. L1=32K:8:64", item));
+    };
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos) throw bad();
+    if (item.substr(0, eq) != fmt::format("L{}", levels.size() + 1)) throw bad();
+    std::string_view spec = item.substr(eq + 1);
+    const size_t c1 = spec.find(':'), c2 = c1 == std::string_view::npos ? c1 : spec.find(':', c1 + 1);
+    if (c2 == std::string_view::npos) throw bad();
+    CacheInfo l;
+    l.level = int(levels.size()) + 1;
+    l.size = parse_cache_size(spec.substr(0, c1));
+    l.ways = parse_cache_size(spec.substr(c1 + 1, c2 - c1 - 1));
+    l.line = parse_cache_size(spec.substr(c2 + 1));
+    if (l.size == 0 || l.ways == 0 || l.line == 0) throw bad();
+    levels.push_back(l);
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return levels;
+}
+
+HostCaches host_caches_from_text(std::string_view text) {
+  std::optional<bool> inclusive;
+  const size_t comma = text.rfind(',');
+  const std::string_view last = comma == std::string_view::npos ? text : text.substr(comma + 1);
+  if (last == "inclusive" || last == "non-inclusive") {
+    inclusive = last == "inclusive";
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(0, comma);
+  }
+  HostCaches h;
+  h.sysfs = parse_cache_levels(text);
+  h.sysfs.back().inclusive = inclusive;
+  h.cpuid = h.sysfs;
+  h.replaced = true;
+  return h;
+}
+
+bool host_caches_honoured() {
+#ifdef ROOFPROF_TEST_SEAMS
+  return true;
+#else
+  return false;
+#endif
+}
+
+HostCaches host_caches() {
+  const char* text = std::getenv(kHostCachesVariable);
+  if (text && *text) {
+    if (host_caches_honoured()) {
+      try {
+        return host_caches_from_text(text);
+      } catch (const UserError& e) {
+        throw UserError(fmt::format("{}: {}", kHostCachesVariable, e.what()));
+      }
+    }
+    static std::atomic<bool> noted{false};
+    if (!noted.exchange(true))
+      std::fprintf(stderr, "roofprof: %s ignored: this build has no test seams\n", kHostCachesVariable);
+  }
+  return HostCaches{sysfs_caches(), cpuid_caches(), false};
 }
 
 std::vector<CacheInfo> cpuid_caches() {

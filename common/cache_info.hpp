@@ -9,6 +9,10 @@
 // bit 22, TopologyExtensions, is set); AMD's legacy L1/L2/L3 leaves 0x80000005 and 0x80000006
 // (AMD64 APM vol. 3, appendix E). Facts only: a field the source does not give is 0 (unknown),
 // never invented; each user decides what to assume.
+//
+// Every consumer reads the host's caches through host_caches(), which a test build lets
+// ROOFPROF_HOST_CACHES replace with another host's (the suite's checks on any host:
+// scripts/check-any-host.sh, docs/validation.md).
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -46,5 +50,35 @@ uint64_t amd_legacy_ways(unsigned code);
 
 // "48K", "1M", "32768K", "64" (sysfs; K/KB/KiB, M, G suffixes): bytes; 0 when malformed.
 uint64_t parse_cache_size(std::string_view s);
+
+// "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64" (SIZE[K|M|G]:WAYS:LINE, levels in order from L1): the
+// levels as written (level, size, ways, line). Throws UserError with a one-line explanation when
+// malformed. The syntax of emul::parse_cache_geometry (which adds what the simulator can model)
+// and of ROOFPROF_HOST_CACHES.
+std::vector<CacheInfo> parse_cache_levels(std::string_view text);
+
+// The host's caches as its two sources describe them: the one model every consumer reads
+// (ceilings' working sets, the emulator's host geometry and its last level's inclusion,
+// `run --cache-state cold`'s eviction size, selftest's sizes).
+struct HostCaches {
+  std::vector<CacheInfo> sysfs;  // sysfs_caches()
+  std::vector<CacheInfo> cpuid;  // cpuid_caches()
+  bool replaced = false;         // by ROOFPROF_HOST_CACHES
+};
+
+// The host's caches. In a build with test seams (CMake option ROOFPROF_TEST_SEAMS),
+// ROOFPROF_HOST_CACHES=<levels>[,inclusive|,non-inclusive] replaces both sources with another
+// host's (host_caches_from_text); a build without them ignores it with a note on stderr (once).
+// Throws UserError, naming the variable, when its text is malformed.
+HostCaches host_caches();
+
+// What ROOFPROF_HOST_CACHES's text says, as both sources: parse_cache_levels' levels, shared by
+// no one known, the last one's inclusion of the levels above it as the optional last item says
+// ("inclusive", "non-inclusive"; absent: not given, as sysfs does not give it).
+HostCaches host_caches_from_text(std::string_view text);
+
+// True when this build honours ROOFPROF_HOST_CACHES (CMake option ROOFPROF_TEST_SEAMS).
+bool host_caches_honoured();
+inline constexpr const char* kHostCachesVariable = "ROOFPROF_HOST_CACHES";
 
 }  // namespace roofprof

@@ -1,8 +1,5 @@
 #include "emul/cache_geometry.hpp"
 
-#include <algorithm>
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -50,38 +47,14 @@ std::vector<CacheInfo> simulated_hierarchy(std::vector<CacheInfo> levels, std::o
 }
 
 std::vector<CacheInfo> parse_cache_geometry(std::string_view text) {
-  std::vector<CacheInfo> levels;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    std::string_view item = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
-    auto bad = [&] {
-      return UserError(fmt::format("cache geometry '{}': expected L<n>=SIZE:WAYS:LINE, e.g. L1=32K:8:64", item));
-    };
-    size_t eq = item.find('=');
-    if (eq == std::string_view::npos) throw bad();
-    std::string_view name = item.substr(0, eq);
-    if (name != fmt::format("L{}", levels.size() + 1)) throw bad();
-    std::string_view spec = item.substr(eq + 1);
-    size_t c1 = spec.find(':'), c2 = c1 == std::string_view::npos ? c1 : spec.find(':', c1 + 1);
-    if (c2 == std::string_view::npos) throw bad();
-    CacheInfo l;
-    l.level = int(levels.size()) + 1;
-    l.size = parse_cache_size(spec.substr(0, c1));
-    l.ways = parse_cache_size(spec.substr(c1 + 1, c2 - c1 - 1));
-    l.line = parse_cache_size(spec.substr(c2 + 1));
-    if (l.size == 0 || l.ways == 0 || l.line == 0) throw bad();
-    levels.push_back(l);
-    if (comma == std::string_view::npos) break;
-    pos = comma + 1;
-  }
+  std::vector<CacheInfo> levels = parse_cache_levels(text);
   check_cache_geometry(levels);
   return levels;
 }
 
-std::vector<CacheInfo> cpuid_cache_geometry() {
+std::vector<CacheInfo> cpuid_cache_geometry(const std::vector<CacheInfo>& described) {
   std::vector<CacheInfo> levels;
-  for (CacheInfo c : cpuid_caches()) {
+  for (CacheInfo c : described) {
     if (c.level != int(levels.size()) + 1 || !c.size || !c.line) break;
     if (c.ways == kFullyAssociative) c.ways = c.size / c.line;
     if (c.ways == 0) c.ways = kAssumedWays;
@@ -91,14 +64,21 @@ std::vector<CacheInfo> cpuid_cache_geometry() {
 }
 
 std::vector<CacheInfo> host_cache_geometry(const std::string& root) {
+  const bool host = root == kSysfsCacheRoot;
+  const HostCaches h = host ? host_caches() : HostCaches{sysfs_caches(root), {}, false};
   std::vector<CacheInfo> levels;
-  for (const CacheInfo& c : sysfs_caches(root))  // by level: the first one described fully
+  for (const CacheInfo& c : h.sysfs)  // by level: the first one described fully
     if (c.level == int(levels.size()) + 1 && c.line && c.ways) levels.push_back(c);
-  if (levels.empty() && root == kSysfsCacheRoot) levels = cpuid_cache_geometry();
+  if (levels.empty() && host) levels = cpuid_cache_geometry(h.cpuid);
   if (levels.empty())
-    throw UserError(fmt::format("cannot read the cache geometry from {}; give it explicitly, e.g. "
-                                "L1=32K:8:64,L2=1M:16:64,L3=32M:16:64", root));
-  check_cache_geometry(levels);
+    throw UserError(fmt::format("cannot read the cache geometry from {}; give it explicitly (--cache-geometry), "
+                                "e.g. L1=32K:8:64,L2=1M:16:64,L3=32M:16:64", root));
+  try {
+    check_cache_geometry(levels);
+  } catch (const UserError& e) {
+    if (!h.replaced) throw;
+    throw UserError(fmt::format("{}: {}", kHostCachesVariable, e.what()));  // what to fix is the variable
+  }
   return levels;
 }
 

@@ -13,26 +13,28 @@
 namespace roofprof::emul {
 
 // "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64" (SIZE[K|M|G]:WAYS:LINE; levels in order from L1,
-// at most 4). Throws UserError with a one-line explanation on malformed text or a geometry
-// the simulator cannot model (line sizes must be equal powers of two; size a multiple of
-// ways * line).
+// at most 4; the syntax of parse_cache_levels, common/cache_info.hpp). Throws UserError with a
+// one-line explanation on malformed text or a geometry the simulator cannot model (line sizes
+// must be equal powers of two; size a multiple of ways * line).
 std::vector<CacheInfo> parse_cache_geometry(std::string_view text);
 
-// The data/unified caches of cpu0 from /sys/devices/system/cpu/cpu0/cache (or `root`),
-// L1 up to the first level sysfs does not describe fully; where the kernel describes none
-// (some VMs), from CPUID (cpuid_cache_geometry). Throws UserError when neither describes them.
+// The host's data/unified caches (host_caches(), common/cache_info.hpp: the kernel's
+// /sys/devices/system/cpu/cpu0/cache, or ROOFPROF_HOST_CACHES in a test build), L1 up to the
+// first level sysfs does not describe fully; where the kernel describes none (some VMs), from
+// CPUID (cpuid_cache_geometry). With another `root`, that directory's alone (tests). Throws
+// UserError when neither describes them.
 std::vector<CacheInfo> host_cache_geometry(const std::string& root = kSysfsCacheRoot);
 
-// The caches CPUID describes (common/cache_info.hpp), up to the first level it does not.
+// The caches CPUID describes (`described`: HostCaches::cpuid), up to the first level it does not.
 // A level whose associativity CPUID does not give (AMD's legacy L3 leaf on a CPU that hides
 // its topology leaf) is modelled kAssumedWays-way: an assumption, said in docs/emulation.md.
 inline constexpr uint64_t kAssumedWays = 16;
-std::vector<CacheInfo> cpuid_cache_geometry();
+std::vector<CacheInfo> cpuid_cache_geometry(const std::vector<CacheInfo>& described);
 
 // The hierarchy as the simulator models it: `levels` with `inclusive` set for each level below
 // L1 (null for L1). The levels between L1 and the last are inclusive; the last is inclusive or
 // non-inclusive (filled by the victims of the level above: emul/tool/rp_cache.h) as `asked`, else,
-// for the host's geometry (`host`), as `described` (the host's caches by CPUID, cpuid_caches())
+// for the host's geometry (`host`), as `described` (the host's caches by CPUID, HostCaches::cpuid)
 // says of its level, else inclusive. Throws UserError for a non-inclusive single level.
 std::vector<CacheInfo> simulated_hierarchy(std::vector<CacheInfo> levels, std::optional<bool> asked, bool host,
                                            const std::vector<CacheInfo>& described);

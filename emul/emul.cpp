@@ -205,7 +205,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
     cache = host ? host_cache_geometry() : options.cache;
     check_cache_geometry(cache);
     cache = simulated_hierarchy(cache, options.last_level_inclusive, host,
-                                host ? cpuid_caches() : std::vector<CacheInfo>{});
+                                host ? host_caches().cpuid : std::vector<CacheInfo>{});
   }
 
   TempDir tmp("roofprof-emul", "the emulation files");

@@ -30,7 +30,9 @@ struct Options {
   bool cache_inline = true;
   // Counts per instruction (Result::annotation), for roofprof annotate.
   bool annotate = false;
-  std::vector<CacheInfo> cache;  // L1 first; empty: the host's geometry from sysfs
+  // The simulated hierarchy, L1 first (run --cache-geometry); empty: the host's geometry
+  // (host_cache_geometry(), emul/cache_geometry.hpp).
+  std::vector<CacheInfo> cache;
   // The last level inclusive (true) or non-inclusive (false); null: as the host's, when `cache` is
   // the host's (simulated_hierarchy, emul/cache_geometry.hpp).
   std::optional<bool> last_level_inclusive;

@@ -104,6 +104,8 @@ std::vector<Row> measure(const Plan& plan, const std::string& backend, const Run
         std::string err = runner.workdir + "/" + tag + ".log";
         std::vector<std::string> argv{runner.roofprof, "run", "--backend", backend, "--cache-state", state,
                                       "--quiet", "-o", out};
+        if (backend == "emul" && !runner.cache_geometry.empty())
+          argv.insert(argv.end(), {"--cache-geometry", runner.cache_geometry});
         for (const Case& c : cases) argv.insert(argv.end(), {"--region", c.kernel->symbol});
         argv.insert(argv.end(), {"--", runner.kernels, std::to_string(plan.calls)});
         for (const Case& c : cases) argv.push_back(fmt::format("{}={}", c.kernel->name, c.n));

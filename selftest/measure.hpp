@@ -31,6 +31,8 @@ struct Runner {
   std::string kernels;   // roofprof-selftest-kernels
   std::string workdir;   // result files go here
   std::function<void(const std::string&)> progress;  // one line per roofprof run
+  // The hierarchy the emulated runs simulate (run --cache-geometry); "": the host's caches.
+  std::string cache_geometry;
 };
 
 // Every case of `plan` through `backend`: one `roofprof run --backend BACKEND --cache-state

@@ -12,6 +12,7 @@
 #include "cli/agent_env.hpp"
 #include "cli/agent_run.hpp"
 #include "cli/assemble.hpp"
+#include "cli/cache_geometry_option.hpp"
 #include "cli/combined_run.hpp"
 #include "cli/command.hpp"
 #include "cli/emul_agent.hpp"
@@ -55,6 +56,8 @@ struct RunOptions {
   bool cache_sim = true;
   std::string cache_state = "warm";
   std::string cache_last_level = "host";  // host | inclusive | non-inclusive
+  std::string cache_geometry;             // --cache-geometry as given; "": the host's caches
+  std::vector<CacheInfo> cache_levels;    // its levels (cache_geometry_option)
   bool quiet = false;
   bool no_ptrace = false;
   bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
@@ -230,6 +233,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   emul::Options eo;
   eo.scope = scope;
   eo.cache_sim = o.cache_sim;
+  eo.cache = o.cache_levels;
   if (o.cache_last_level != "host") eo.last_level_inclusive = o.cache_last_level == "inclusive";
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
   eo.follow_exec = o.follow_fork;
@@ -377,6 +381,9 @@ int run(const RunOptions& o) {
   probes::Planner planner(specs);
   regions::Aggregator agg;
   CallGroups groups(planner, caller_depth(o.group_by));
+  if (!o.cache_levels.empty() && !m.plan.emulated_pass)
+    throw UserError("--cache-geometry sets the caches the emulated run simulates, and this run has none: use "
+                    "--backend emul (or auto on a machine without hardware counters)");
   if (o.annotate && !m.plan.emulated_pass)
     throw UserError("--annotate counts each instruction in the emulated run, which this run has none of: use "
                     "--backend emul (or auto on a machine without hardware counters)");
@@ -464,6 +471,9 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "level above evicts, as on AMD Zen and Intel Xeon since Skylake); host: as CPUID says of the host's "
                  "(docs/emulation.md)")
       ->check(CLI::IsMember({"host", "inclusive", "non-inclusive"}));
+  add_cache_geometry_option(sub, o->cache_geometry,
+                            "; its last level is inclusive unless --cache-last-level non-inclusive; --cache-state "
+                            "cold still evicts the host's caches in the native run");
   sub.add_option("--cache-state", o->cache_state,
                  "warm: the program as it runs; cold: caches evicted before each outermost region call "
                  "(docs/methodology.md)")
@@ -489,6 +499,9 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   return [o, preload, &program] {
     o->preload_given = preload->count() > 0;
     o->command = program;
+    o->cache_levels = cache_geometry_option(o->cache_geometry);
+    if (!o->cache_levels.empty() && !o->cache_sim)
+      throw UserError("--cache-geometry describes the simulated caches, which --no-cache-sim turns off: give one");
     return run(*o);
   };
 }

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cache_geometry_option.hpp"
 #include "cli/command.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -30,6 +31,7 @@ struct SelftestOptions {
   bool quick = false;
   bool full = false;
   std::string json;
+  std::string cache_geometry;  // --cache-geometry: the emulated runs' hierarchy and the sizes' LLC
 };
 
 // The backends to run, by the names `roofprof run --backend` takes.
@@ -64,13 +66,23 @@ int run(const SelftestOptions& o) {
   if (!o.json.empty()) check_output(o.json, "selftest JSON file");  // before minutes of runs
   if (o.quick && o.full) throw UserError("give --quick or --full, not both");
   std::string mode = o.full ? "full" : "quick";
-  auto levels = emul::host_cache_geometry();  // UserError when sysfs does not describe the caches
+  const auto given = cache_geometry_option(o.cache_geometry);
+  // UserError when neither sysfs nor CPUID describes the caches
+  const auto levels = given.empty() ? emul::host_cache_geometry() : given;
   selftest::Plan plan = selftest::make_plan(o.full, levels.back().size);
+  if (!given.empty())
+    plan.notes.push_back("sizes and the emulated runs' simulated caches from --cache-geometry " +
+                         emul::to_string(given) + ", not the host's caches");
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
     std::erase_if(plan.cases, [](const selftest::Case& c) { return std::string(c.kernel->name) == "fma"; });
     plan.notes.push_back("fma not run: this CPU has no AVX2+FMA");
   }
   std::vector<std::string> backends = backends_for(o.backend, plan.notes);
+  if (!given.empty())
+    for (const auto& b : backends)
+      if (b != "emul")
+        throw UserError("--cache-geometry describes simulated caches, and backend " + b +
+                        " measures the host's: use --backend emul");
 
   selftest::Runner runner;
   std::error_code ec;
@@ -79,6 +91,7 @@ int run(const SelftestOptions& o) {
   TempDir dir("roofprof-selftest", "selftest's runs");
   runner.workdir = dir.path();
   runner.progress = [](const std::string& line) { std::fprintf(stderr, "roofprof selftest: %s\n", line.c_str()); };
+  runner.cache_geometry = given.empty() ? "" : emul::to_string(given);
 
   std::vector<std::vector<selftest::Row>> per_backend;
   for (const auto& b : backends) per_backend.push_back(selftest::measure(plan, b, runner));
@@ -99,6 +112,8 @@ Runner setup_selftest(CLI::App& sub) {
   sub.add_flag("--quick", o->quick, "small set (default): in-LLC sizes and daxpy/triad beyond the LLC");
   sub.add_flag("--full", o->full, "every kernel at larger sizes, 3 runs each");
   sub.add_option("--json", o->json, "also write the table as JSON (docs/result-schema.md, selftest)");
+  add_cache_geometry_option(sub, o->cache_geometry,
+                            "; also the LLC the kernels' sizes are chosen by; --backend emul only");
   return [o] { return run(*o); };
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "cli/cache_geometry_option.hpp"
 #include "cli/command.hpp"
 #include "cli/survey_emul.hpp"
 #include "common/error.hpp"
@@ -29,6 +30,8 @@ struct SurveyOptions {
   double min_percent = 0;
   std::string sort;  // "" : time, or work under --backend emul
   bool cache_sim = true;
+  std::string cache_geometry;           // --cache-geometry as given
+  std::vector<CacheInfo> cache_levels;  // its levels; empty: the host's caches
   bool quiet = false;
   std::vector<std::string> command;
 };
@@ -83,7 +86,7 @@ int run(const SurveyOptions& o) {
   std::string error;
   if (emul && sampled.complete && !supervisor::interrupted()) {
     survey::add_dispatch_variants(*res.survey, cache);
-    error = emulate_survey(o.command, {o.cache_sim, o.quiet}, res);
+    error = emulate_survey(o.command, {o.cache_sim, o.quiet, o.cache_levels}, res);
     survey::drop_unreached_variants(*res.survey);
   }
   survey::Selection sel;
@@ -126,12 +129,18 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
                                     "--backend emul)")
       ->check(CLI::IsMember({"time", "work"}));
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation: no cache simulation (L1 traffic only)");
+  add_cache_geometry_option(sub, o->cache_geometry, "; with --backend emul");
   sub.add_flag("--quiet,-q", o->quiet, "no progress or notes on stderr");
   sub.footer(kProgramFooter);
   return [o, &program] {
     o->command = program;
     if (o->sort == "work" && o->backend != "emul")
       throw UserError("--sort work needs exact W: add --backend emul");
+    o->cache_levels = cache_geometry_option(o->cache_geometry);
+    if (!o->cache_levels.empty() && o->backend != "emul")
+      throw UserError("--cache-geometry sets the caches the emulated run simulates: add --backend emul");
+    if (!o->cache_levels.empty() && !o->cache_sim)
+      throw UserError("--cache-geometry describes the simulated caches, which --no-cache-sim turns off: give one");
     return run(*o);
   };
 }

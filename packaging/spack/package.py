@@ -16,7 +16,7 @@ class Roofprof(CMakePackage):
     variant("tests", default=False,
             description="build the test suite and benchmarks (GoogleTest, Open MPI, OpenBLAS)")
     variant("test_seams", default=False,
-            description="honour ROOFPROF_SCRIPTED_PMU (tests of the counting path without a PMU)")
+            description="honour ROOFPROF_SCRIPTED_PMU and ROOFPROF_HOST_CACHES (test seams)")
 
     conflicts("platform=darwin", msg="roofprof uses ptrace, perf_event_open and /proc: Linux only")
     conflicts("target=aarch64:", msg="the agent and the Valgrind tool are x86-64 only")

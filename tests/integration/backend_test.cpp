@@ -64,8 +64,13 @@ TEST(Backend, EmulatedWorkIsExactThroughTheCli) {
   EXPECT_EQ(daxpy["sources"]["time"], "clock");
 }
 
-// Issue 16: the simulated last level is inclusive or non-inclusive (victim) as asked, else as the
-// host's (CPUID); the result records the hierarchy and the summary's headline says it. As nobody.
+// A hierarchy small enough on every host that the fixture's FLUSH evicts its every level: the
+// simulated caches are given (--cache-geometry), never the host's, which may hold 508 MB.
+constexpr const char* kSmallCaches = "L1=32K:8:64,L2=256K:4:64,L3=2M:16:64";
+constexpr const char* kFlush = "8388608";  // 8 MiB: four times that L3, more than L2 and L3 hold together
+
+// Issue 16: the simulated last level is inclusive or non-inclusive (victim) as asked; the result
+// records the hierarchy and the summary's headline says it. As nobody.
 TEST(Backend, SimulatedLastLevelIsAsAskedAndTheResultSaysWhich) {
   Sandbox sb;
   RunOptions nobody;
@@ -73,27 +78,68 @@ TEST(Backend, SimulatedLastLevelIsAsAskedAndTheResultSaysWhich) {
   nobody.timeout = 120s;
   json last[2];  // the bytes at the last level, inclusive or not
   for (int inclusive : {0, 1}) {
-    auto r = sb.roofprof({"run", "--backend", "emul", "--cache-last-level", inclusive ? "inclusive" : "non-inclusive",
-                          "--region", "daxpy", "--", fixture("emul_kernels_O2"), "cache", "daxpy", "32768",
-                          "67108864"}, nobody);
+    auto r = sb.roofprof({"run", "--backend", "emul", "--cache-geometry", kSmallCaches, "--cache-last-level",
+                          inclusive ? "inclusive" : "non-inclusive", "--region", "daxpy", "--",
+                          fixture("emul_kernels_O2"), "cache", "daxpy", "32768", kFlush}, nobody);
     ASSERT_EQ(r.exit_code(), 0) << r.diag();
     json res = load_result(r);
-    ASSERT_GE(res["simulated_caches"].size(), 2u) << res.dump();
+    ASSERT_EQ(res["simulated_caches"].size(), 3u) << res.dump();
     EXPECT_TRUE(res["simulated_caches"][0]["inclusive"].is_null());
     EXPECT_EQ(res["simulated_caches"].back()["inclusive"], bool(inclusive));
     const std::string said = inclusive ? " inclusive\n" : " non-inclusive\n";
-    EXPECT_NE(r.err.find("; simulated caches L1 "), std::string::npos) << r.diag();
-    EXPECT_NE(r.err.find(said), std::string::npos) << r.diag();
-    last[inclusive] = region(res, "daxpy")["bytes"][res["simulated_caches"].back()["name"].get<std::string>()];
+    EXPECT_NE(r.err.find("; simulated caches L1 32K/8, L2 256K/4, L3 2M/16" + said), std::string::npos) << r.diag();
+    last[inclusive] = region(res, "daxpy")["bytes"]["L3"];
   }
-  // Cold daxpy (x and y, 16 n bytes, evicted by 64 MiB: more than L2 and L3 hold) from DRAM:
-  // through an inclusive last level, past a non-inclusive one.
+  // Cold daxpy (x and y, 16 n bytes = 512 KiB, evicted by 8 MiB) from DRAM: through an inclusive
+  // last level, past a non-inclusive one.
   EXPECT_GT(last[1]["read"].get<double>(), 16 * 32768 * 0.9) << last[1].dump();
   EXPECT_LT(last[0]["read"].get<double>(), 16 * 32768 * 0.1) << last[0].dump();
   auto bad = sb.roofprof({"run", "--backend", "emul", "--cache-last-level", "exclusive", "--region", "daxpy", "--",
                           fixture("emul_kernels_O2"), "counts"});
   EXPECT_EQ(bad.exit_code(), 2) << bad.diag();
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.diag();
+}
+
+// --cache-geometry: the emulated run simulates exactly the hierarchy given, whatever the host's
+// caches; the result records it level by level (its last level inclusive: no host to ask), the
+// headline names it, and its DRAM traffic is that hierarchy's (cold daxpy: x and y read, y
+// written, 24 n bytes). Text the simulator cannot model, or an option that cannot apply, is bad
+// input in one line.
+TEST(Backend, ExplicitCacheGeometryIsSimulatedAndRecordedExactly) {
+  Sandbox sb;
+  RunOptions ro;
+  ro.timeout = 120s;
+  auto r = sb.roofprof({"run", "--backend", "emul", "--cache-geometry", kSmallCaches, "--region", "daxpy", "--",
+                        fixture("emul_kernels_O2"), "cache", "daxpy", "32768", kFlush}, ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json res = load_result(r);
+  const json expected = json::parse(R"([
+    {"name": "L1", "size": 32768, "ways": 8, "line": 64, "inclusive": null},
+    {"name": "L2", "size": 262144, "ways": 4, "line": 64, "inclusive": true},
+    {"name": "L3", "size": 2097152, "ways": 16, "line": 64, "inclusive": true}])");
+  EXPECT_EQ(res["simulated_caches"], expected) << res["simulated_caches"].dump();
+  EXPECT_NE(r.err.find("; simulated caches L1 32K/8, L2 256K/4, L3 2M/16 inclusive\n"), std::string::npos)
+      << r.diag();
+  const json dram = region(res, "daxpy")["bytes"]["DRAM"];
+  EXPECT_NEAR(dram["read"].get<double>(), 16 * 32768, 16 * 32768 * 0.05) << dram.dump();
+  EXPECT_NEAR(dram["write"].get<double>(), 8 * 32768, 8 * 32768 * 0.05) << dram.dump();
+
+  const std::vector<std::vector<std::string>> bad_runs = {
+      {"--backend", "emul", "--cache-geometry", "L1=32K:8"},                        // malformed
+      {"--backend", "emul", "--cache-geometry", "L1=32K:8:48"},                     // line not a power of two
+      {"--backend", "emul", "--cache-geometry", "L1=1000:8:64"},                    // not sets * ways * line
+      {"--backend", "emul", "--no-cache-sim", "--cache-geometry", kSmallCaches},    // nothing simulated
+      {"--backend", "time", "--cache-geometry", kSmallCaches},                      // no emulated run
+  };
+  for (const auto& opts : bad_runs) {
+    std::vector<std::string> argv{"run"};
+    argv.insert(argv.end(), opts.begin(), opts.end());
+    argv.insert(argv.end(), {"--region", "daxpy", "--", fixture("emul_kernels_O2"), "counts"});
+    auto b = sb.roofprof(argv);
+    EXPECT_EQ(b.exit_code(), 2) << b.diag();
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.diag();
+    EXPECT_NE(b.err.find("--cache-geometry"), std::string::npos) << b.diag();
+  }
 }
 
 TEST(Backend, RegionTheEmulatedRunNeverReachedHasUnknownWorkNotZero) {

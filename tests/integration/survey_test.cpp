@@ -15,8 +15,10 @@ std::map<std::string, json> functions_of(const json& doc) {
 
 TEST(Survey, RanksThreeKernelsByTime) {
   Sandbox sb;
-  // 6:3:1 with K = 60: about 0.5 s on the development VM, 500 samples at 1 kHz.
-  auto r = sb.roofprof({"survey", "-o", "s.json", "--", fixture("run_three_kernels"), "60"});
+  // 6:3:1 with K = 60: 0.12 s on an Intel Xeon VM, 0.5 s on the development VM. At 10 kHz that
+  // is 1200 samples or more, kernel_small's tenth enough for it to be sampled and ranked below
+  // kernel_mid even on a host several times faster (at 1 kHz it could get none).
+  auto r = sb.roofprof({"survey", "--rate", "10000", "-o", "s.json", "--", fixture("run_three_kernels"), "60"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   json doc = load_result(r, "s.json");
   const auto& fs = doc["survey"]["functions"];
@@ -35,15 +37,18 @@ TEST(Survey, RanksThreeKernelsByTime) {
   EXPECT_NE(r.out.find("kernel_big"), std::string::npos) << r.diag();
 }
 
+// Only sampled functions are emulated: K = 20 gives kernel_small 2 million iterations of a
+// dependent add (4 ms on an Intel Xeon VM: 40 samples at 10 kHz; K = 1 gave it 2), so that it
+// is sampled on a host several times faster too.
 TEST(Survey, EmulatedGivesExactWork) {
   Sandbox sb;
   auto r = sb.roofprof({"survey", "--backend", "emul", "-q", "--no-cache-sim", "-o", "s.json", "--",
-                        fixture("run_three_kernels")});
+                        fixture("run_three_kernels"), "20"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   json doc = load_result(r, "s.json");
   auto by = functions_of(doc);
   const std::pair<const char*, double> expected[] = {
-      {"kernel_big", 1.2e6}, {"kernel_mid", 6e5}, {"kernel_small", 2e5}};
+      {"kernel_big", 20 * 1.2e6}, {"kernel_mid", 20 * 6e5}, {"kernel_small", 20 * 2e5}};
   for (const auto& [name, w] : expected) {
     ASSERT_TRUE(by.count(name)) << name << "\n" << r.diag();
     EXPECT_EQ(by[name]["self_flops"].get<double>(), w) << name;
@@ -54,7 +59,7 @@ TEST(Survey, EmulatedGivesExactWork) {
   EXPECT_EQ(doc["survey"]["functions"][0]["name"], "kernel_big");
   // main: the three kernels inclusive, almost nothing of its own.
   ASSERT_TRUE(by.count("main"));
-  EXPECT_GE(doc["regions"][by["main"]["region"].get<size_t>()]["flops"].get<double>(), 2e6);
+  EXPECT_GE(doc["regions"][by["main"]["region"].get<size_t>()]["flops"].get<double>(), 20 * 2e6);
   EXPECT_LT(by["main"]["self_flops"].get<double>(), 10);
 }
 
@@ -136,9 +141,16 @@ TEST(Survey, NumpyMatmulTopFunctionIsTheOpenBlasKernel) {
 // -O2 inlines scale_add into main's loop (no out-of-line copy): its samples are its own (DWARF's
 // inlined copies), main holds them in its total only; under emulation its copies are a region
 // with exact W, 2n per call, 10 calls; main's own W is the 10 adds of `0.5 + r`.
+// Sampled: 10^9 updates of y[i] in scale_add (two arrays of 80 KB, in the caches of any host,
+// 40 pages faulted in once) against main's own 10^4 stores and 10^5 turns of its loop, so that
+// whatever the host's speed and caches scale_add has thousands of times main's own work
+// (0.45 s on an Intel Xeon VM: 450 samples at 1 kHz). With n = 3,000,000 and 10 calls (48 MB,
+// page faults in main's first touch of x), main's share depended on the host.
 TEST(Survey, InlinedFunctionIsItsOwnRow) {
   Sandbox sb;
-  auto r = sb.roofprof({"survey", "-q", "-o", "s.json", "--", fixture("real_inlined"), "3000000"});
+  RunOptions ro;
+  ro.timeout = 120s;
+  auto r = sb.roofprof({"survey", "-q", "-o", "s.json", "--", fixture("real_inlined"), "10000", "100000"}, ro);
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   auto by = functions_of(load_result(r, "s.json"));
   ASSERT_TRUE(by.count("scale_add") && by.count("main")) << r.out;
@@ -157,6 +169,27 @@ TEST(Survey, InlinedFunctionIsItsOwnRow) {
   EXPECT_EQ(doc["regions"][by["scale_add"]["region"].get<size_t>()]["calls"].get<double>(), 10);
   EXPECT_EQ(by["main"]["self_flops"].get<double>(), 10);
   EXPECT_EQ(doc["survey"]["functions"][0]["name"], "scale_add");
+}
+
+// --cache-geometry: the emulated run simulates the hierarchy given, recorded level by level;
+// without an emulated run the option is bad input in one line.
+TEST(Survey, EmulatedCachesAreTheGeometryGiven) {
+  Sandbox sb;
+  auto r = sb.roofprof({"survey", "--backend", "emul", "-q", "--cache-geometry", "L1=32K:8:64,L2=256K:4:64,L3=2M:16:64",
+                        "-o", "s.json", "--", fixture("run_three_kernels"), "20"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  const json expected = json::parse(R"([
+    {"name": "L1", "size": 32768, "ways": 8, "line": 64, "inclusive": null},
+    {"name": "L2", "size": 262144, "ways": 4, "line": 64, "inclusive": true},
+    {"name": "L3", "size": 2097152, "ways": 16, "line": 64, "inclusive": true}])");
+  EXPECT_EQ(doc["simulated_caches"], expected) << doc["simulated_caches"].dump();
+  auto by = functions_of(doc);
+  ASSERT_TRUE(by.count("kernel_big")) << r.diag();
+  EXPECT_EQ(by["kernel_big"]["self_flops"].get<double>(), 20 * 1.2e6);
+  auto bad = sb.roofprof({"survey", "--cache-geometry", "L1=32K:8:64", "--", fixture("run_three_kernels")});
+  EXPECT_EQ(bad.exit_code(), 2) << bad.diag();
+  EXPECT_EQ(lines(bad.err).size(), 1u) << bad.diag();
 }
 
 TEST(Survey, RegionsFromASurveyFile) {

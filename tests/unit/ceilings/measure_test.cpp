@@ -73,12 +73,20 @@ TEST(CeilingsMeasure, L1BandwidthWithinTheoreticalPeak) {
   }
 }
 
+// A sample of 2 ms during which the thread was preempted (a busy machine, a VM's stolen time)
+// is slower, never faster: the median can be 45 cycles on a loaded 2-core VM. The fastest
+// sample bounds it from above, the median from below (no x86 core returns a load in under 3
+// cycles).
 TEST(CeilingsMeasure, L1LatencyIsAFewCycles) {
   const auto c = tiny(false, false, true);
   ASSERT_EQ(c.latency.size(), 1u);
-  EXPECT_GT(c.latency[0].ns.median, 0);
-  EXPECT_GE(c.latency[0].cycles, 2.5);  // no x86 core returns a load in under 3 cycles
-  EXPECT_LT(c.latency[0].cycles, 30);
+  const auto& l = c.latency[0];
+  ASSERT_GT(l.ns.median, 0);
+  EXPECT_GT(l.ns.min, 0);
+  EXPECT_GE(l.cycles, 2.5);
+  const double ghz = l.cycles / l.ns.median;  // the measured clock
+  EXPECT_LT(l.ns.min * ghz, 30) << "fastest sample " << l.ns.min << " ns, median " << l.ns.median << " ns, at "
+                                << ghz << " GHz";
 }
 
 TEST(CeilingsMeasure, ClockAndTimerAreMeasured) {

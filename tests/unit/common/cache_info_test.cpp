@@ -8,10 +8,16 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+
+#include "common/error.hpp"
+#include "tests/unit/host_caches_variable.hpp"
 
 namespace roofprof {
 namespace {
+
+using test_support::HostCachesVariable;
 
 std::string sysfs(const std::string& index, const std::string& file) {
   std::ifstream in("/sys/devices/system/cpu/cpu0/cache/" + index + "/" + file);
@@ -118,6 +124,73 @@ TEST(CacheSizes, SysfsAndGeometrySuffixes) {
   EXPECT_EQ(parse_cache_size("64"), 64u);
   EXPECT_EQ(parse_cache_size("32Q"), 0u);
   EXPECT_EQ(parse_cache_size(""), 0u);
+}
+
+// The syntax of --cache-geometry and ROOFPROF_HOST_CACHES: the levels as written.
+TEST(CacheLevels, ParseLevelsInOrder) {
+  auto l = parse_cache_levels("L1=48K:12:64,L2=1M:16:64,L3=508M:16:64");
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[0], (CacheInfo{1, 48 << 10, 12, 64, 0, {}}));
+  EXPECT_EQ(l[1], (CacheInfo{2, 1 << 20, 16, 64, 0, {}}));
+  EXPECT_EQ(l[2], (CacheInfo{3, 508ull << 20, 16, 64, 0, {}}));
+  for (const char* bad : {"", "L1=48K:12", "L2=1M:16:64", "L1=48K:12:64,L3=1M:16:64", "L1=48K:12:64,", "L1=0:8:64",
+                          "L1=32Q:8:64", "inclusive"})
+    EXPECT_THROW(parse_cache_levels(bad), UserError) << bad;
+}
+
+TEST(HostCachesText, BothSourcesAndTheLastLevelsInclusion) {
+  HostCaches h = host_caches_from_text("L1=32K:8:64,L2=1M:8:64,L3=32M:16:64,non-inclusive");
+  EXPECT_TRUE(h.replaced);
+  ASSERT_EQ(h.sysfs.size(), 3u);
+  EXPECT_EQ(h.sysfs, h.cpuid);
+  EXPECT_EQ(h.sysfs[2].size, 32u << 20);
+  EXPECT_EQ(h.sysfs[0].inclusive, std::nullopt);
+  EXPECT_EQ(h.sysfs[1].inclusive, std::nullopt);
+  EXPECT_EQ(h.sysfs[2].inclusive, false);
+  EXPECT_EQ(host_caches_from_text("L1=32K:8:64,L2=256K:4:64,inclusive").cpuid[1].inclusive, true);
+  EXPECT_EQ(host_caches_from_text("L1=32K:8:64,L2=256K:4:64").cpuid[1].inclusive, std::nullopt);
+  EXPECT_THROW(host_caches_from_text("non-inclusive"), UserError);
+  EXPECT_THROW(host_caches_from_text("L1=32K:8:64,L2=256K:4:64,exclusive"), UserError);
+}
+
+// The seam: ROOFPROF_HOST_CACHES replaces both sources of every consumer; unset, the sources are
+// the host's own.
+TEST(HostCaches, TheVariableReplacesBothSources) {
+  if (!host_caches_honoured()) GTEST_SKIP() << "built without ROOFPROF_TEST_SEAMS";
+  {
+    HostCachesVariable v("L1=48K:12:64,L2=1M:16:64,L3=508M:16:64");
+    HostCaches h = host_caches();
+    EXPECT_TRUE(h.replaced);
+    EXPECT_EQ(h.sysfs, host_caches_from_text("L1=48K:12:64,L2=1M:16:64,L3=508M:16:64").sysfs);
+    EXPECT_EQ(h.cpuid, h.sysfs);
+  }
+  {
+    HostCachesVariable v("L1=48K:12");
+    try {
+      host_caches();
+      ADD_FAILURE() << "malformed text accepted";
+    } catch (const UserError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("ROOFPROF_HOST_CACHES: ", 0), 0u) << e.what();
+    }
+  }
+  for (const char* unset : {static_cast<const char*>(nullptr), ""}) {
+    HostCachesVariable v(unset);
+    HostCaches h = host_caches();
+    EXPECT_FALSE(h.replaced);
+    EXPECT_EQ(h.sysfs, sysfs_caches());
+    EXPECT_EQ(h.cpuid, cpuid_caches());
+  }
+}
+
+TEST(HostCaches, WithoutSeamsTheVariableIsIgnored) {
+  if (host_caches_honoured()) GTEST_SKIP() << "built with ROOFPROF_TEST_SEAMS";
+  HostCachesVariable v("L1=48K:12:64");
+  ::testing::internal::CaptureStderr();
+  HostCaches h = host_caches();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(h.replaced);
+  EXPECT_EQ(h.cpuid, cpuid_caches());
+  EXPECT_NE(err.find("ROOFPROF_HOST_CACHES ignored"), std::string::npos) << err;
 }
 
 }  // namespace

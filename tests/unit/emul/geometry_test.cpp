@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "emul/cache_geometry.hpp"
+#include "tests/unit/host_caches_variable.hpp"
 
 namespace roofprof::emul {
 namespace {
@@ -79,6 +80,38 @@ TEST(EmulGeometry, ReadsDataAndUnifiedCachesFromSysfs) {
 }
 
 TEST(EmulGeometry, NoSysfsIsAUserError) { EXPECT_THROW(host_cache_geometry("/nonexistent/cache"), UserError); }
+
+// ROOFPROF_HOST_CACHES (test builds): the host's geometry is that host's, 508 MB L3 and all (a
+// number of sets that is not a power of two), and so is what CPUID would say of the last level's
+// inclusion. A hierarchy the simulator cannot model is bad input naming the variable. A sysfs
+// root of a test's own is read whatever the variable says.
+TEST(EmulGeometry, AnotherHostsCachesThroughTheSeam) {
+  if (!host_caches_honoured()) GTEST_SKIP() << "built without ROOFPROF_TEST_SEAMS";
+  {
+    test_support::HostCachesVariable v("L1=48K:12:64,L2=1M:16:64,L3=508M:16:64,non-inclusive");
+    const auto g = host_cache_geometry();
+    EXPECT_EQ(to_string(g), "L1=48K:12:64,L2=1M:16:64,L3=508M:16:64");
+    const auto sim = simulated_hierarchy(g, std::nullopt, true, host_caches().cpuid);
+    EXPECT_EQ(sim.back().inclusive, false);
+    EXPECT_THROW(host_cache_geometry("/nonexistent/cache"), UserError);
+  }
+  {
+    test_support::HostCachesVariable v("L1=32K:8:64,L2=256K:4:64,L3=6M:12:64");
+    EXPECT_EQ(to_string(host_cache_geometry()), "L1=32K:8:64,L2=256K:4:64,L3=6M:12:64");
+    const auto sim = simulated_hierarchy(host_cache_geometry(), std::nullopt, true, host_caches().cpuid);
+    EXPECT_EQ(sim.back().inclusive, true) << "not said: inclusive";
+  }
+  {
+    test_support::HostCachesVariable v("L1=32K:8:48");
+    try {
+      host_cache_geometry();
+      ADD_FAILURE() << "a line size that is not a power of two accepted";
+    } catch (const UserError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("ROOFPROF_HOST_CACHES: cache geometry: L1 line size 48", 0), 0u)
+          << e.what();
+    }
+  }
+}
 
 }  // namespace
 }  // namespace roofprof::emul
