@@ -125,6 +125,48 @@ TEST(OmpPatternsBalance, UnequalWorkIsShownPerThreadAndFlagged) {
   EXPECT_NE(report.out.find("imbalance"), std::string::npos) << report.out;
 }
 
+// The tracer's counting path (breakpoints, a group per thread) on the scripted PMU
+// (counters/scripted_pmu.hpp): every read of a thread's group is one step of 1000 scalar
+// double-precision flops, so the region's W is 1000 x the steps of every thread's group while
+// the region was open, each once. Per repetition, with T threads all in the region at once (its
+// barrier), the steps inside are the reads of the T - 1 later entries and the T exits (the first
+// entry's is the start) and the process's read at the last exit (every other thread's group once:
+// the closing thread's own read is reused): (a) 3T - 2; (b) the caller's exit and its T - 1
+// workers at the process read: T; (c) as (a) plus the T inner threads at the process read:
+// 4T - 2. Each calling thread's own W is its exit's step. Counting each call's process delta
+// would give several times as much, and a different figure each run.
+class OmpPatternsScripted : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(OmpPatternsScripted, EveryThreadsCountsOnce) {
+  const Pattern& p = kPatterns[std::get<0>(GetParam())];
+  const int threads = std::get<1>(GetParam());
+  Sandbox sb;
+  write_text(sb.path("pmu.script"), "cpu GenuineIntel 6 0x55\ncount raw 0x1c7 1000\n");
+  RunOptions ro;
+  ro.env["ROOFPROF_SCRIPTED_PMU"] = sb.path("pmu.script").string();
+  ro.env["LIBPFM_FORCE_PMU"] = "skx";
+  ro.timeout = std::chrono::seconds(300);
+  auto r = sb.roofprof({"run", "--backend", "perf", "--region", p.region, "--", fixture("run_omp_patterns"),
+                        std::string(1, p.mode), std::to_string(threads), "1000", "1"},
+                       ro);
+  if (r.err.find("ROOFPROF_SCRIPTED_PMU ignored") != std::string::npos) GTEST_SKIP() << "built without test seams";
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json reg = region(load_result(r), p.region);
+  const int steps = p.mode == 'a' ? 3 * threads - 2 : p.mode == 'b' ? threads : 4 * threads - 2;
+  EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), 1000.0 * steps) << reg.dump();
+  if (p.mode != 'b') {
+    expect_parts_add_up(reg);
+    for (const auto& t : reg["per_thread"]) EXPECT_DOUBLE_EQ(t["flops"].get<double>(), 1000) << t.dump();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, OmpPatternsScripted,
+                         ::testing::Combine(::testing::Values(0, 1, 2), ::testing::Values(8, 16)),
+                         [](const auto& info) {
+                           return std::string(1, kPatterns[std::get<0>(info.param)].mode) + "_" +
+                                  std::to_string(std::get<1>(info.param)) + "_threads";
+                         });
+
 // The in-process agent with the software counters (--backend time, the default scope): 8 threads
 // in `each` at once; the region's task-clock is its threads' CPU time once, so never more than the
 // process's whole CPU time (which the program prints at its end), each thread's own plus the
