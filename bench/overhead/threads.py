@@ -2,13 +2,15 @@
 """What a region boundary costs against the number of threads calling the region at once.
 
 Usage: bench/overhead/threads.py BUILD_DIR [--calls 200000] [--reps 3] [--threads 1,2,8,16]
-bench_thread_calls makes the same number of calls of tiny() in all, split over T threads. For
-each T it runs bare, under `roofprof run --region tiny` (the in-process agent with the default
-software counters, scope process) and the same with `-e none` (clock only), interleaved, and
-takes the medians. The cost of a call is the CPU time the whole process spent in the calling
-phase (all threads: the program measures it) less the bare run's, over the calls: CPU time, not
-wall time, so that a machine with fewer cores than threads measures the same thing. The last
-column is the cost with counters at T threads over the cost at 1 thread (issue: at most 2 at 16)."""
+                                 [--reference OTHER_BUILD_DIR]
+bench_thread_calls makes the same number of calls of tiny() in all, split over T threads, at once.
+For each T it runs, interleaved, bare, under `roofprof run --backend time --region tiny` (the
+in-process agent with the default software counters, scope process), the same with `-e none`
+(clock only), and with --reference the first of these with another build's roofprof (an earlier
+version, measured in the same run); it takes the medians. The cost of a call is the CPU time the
+whole process spent in the calling phase (all threads: the program measures it) less the bare
+run's, over the calls: CPU time, not wall time, so that a machine with fewer cores than threads
+measures the same thing. "vs 1" is the cost with counters at T threads over that at 1 thread."""
 import argparse, os, re, statistics, subprocess, tempfile
 
 
@@ -24,28 +26,39 @@ def main():
     ap.add_argument("--calls", type=int, default=200_000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", default="1,2,8,16")
+    ap.add_argument("--reference", help="another build directory whose roofprof is measured alongside")
     a = ap.parse_args()
-    prog = os.path.join(a.build, "bench", "bench_thread_calls")
-    roof = os.path.join(a.build, "bin", "roofprof")
+    prog = os.path.abspath(os.path.join(a.build, "bench", "bench_thread_calls"))
+    roofs = {"counters": os.path.abspath(os.path.join(a.build, "bin", "roofprof"))}
+    roofs["clock"] = roofs["counters"]
+    if a.reference:
+        roofs["reference"] = os.path.abspath(os.path.join(a.reference, "bin", "roofprof"))
     work = tempfile.mkdtemp()
-    print(f"{'threads':>7} {'calls':>8} {'bare us/call':>12} {'counters us/call':>16} {'clock only us/call':>18}"
-          f" {'counters vs 1 thread':>20}")
-    first = None
+    head = f"{'threads':>7} {'calls':>8} {'bare':>7} {'counters':>9} {'vs 1':>5} {'clock only':>10}"
+    if a.reference:
+        head += f" {'reference':>9} {'vs 1':>5} {'reference/this':>14}"
+    print("us per call (CPU time, all threads)\n" + head)
+    first = {}
     for t in [int(x) for x in a.threads.split(",")]:
-        runs = {"bare": [], "counters": [], "clock": []}
+        runs = {k: [] for k in ["bare", *roofs]}
         for _ in range(a.reps):
             base = [prog, str(t), str(a.calls)]
             calls, cpu = phase(base, work)
             runs["bare"].append(cpu)
-            for kind, extra in (("counters", []), ("clock", ["-e", "none"])):
-                cmd = [roof, "run", "-q", "-o", "r.json", "--region", "tiny", *extra, "--", *base]
+            for kind, roof in roofs.items():
+                extra = ["-e", "none"] if kind == "clock" else []
+                cmd = [roof, "run", "-q", "-o", "r.json", "--backend", "time", "--region", "tiny", *extra, "--", *base]
                 runs[kind].append(phase(cmd, work)[1])
         bare = statistics.median(runs["bare"])
         cost = {k: (statistics.median(v) - bare) / calls * 1e6 for k, v in runs.items() if k != "bare"}
-        if first is None:
-            first = cost["counters"]
-        print(f"{t:>7} {calls:>8} {bare / calls * 1e6:>12.3f} {cost['counters']:>16.3f} {cost['clock']:>18.3f}"
-              f" {cost['counters'] / first:>20.2f}")
+        for k, v in cost.items():
+            first.setdefault(k, v)
+        line = (f"{t:>7} {calls:>8} {bare / calls * 1e6:>7.3f} {cost['counters']:>9.3f}"
+                f" {cost['counters'] / first['counters']:>5.2f} {cost['clock']:>10.3f}")
+        if a.reference:
+            line += (f" {cost['reference']:>9.3f} {cost['reference'] / first['reference']:>5.2f}"
+                     f" {cost['reference'] / cost['counters']:>14.2f}")
+        print(line)
 
 
 if __name__ == "__main__":

@@ -97,6 +97,10 @@ struct rp_agent {
   int process_fds[RP_MAX_PROCESS_GROUPS]; /* process scope: inherited groups (counters.c) */
   int n_process_fds;
   int process_unknown; /* they could not all be opened: process counts are unknown */
+  /* scope=process with counters, and the process has had one thread since the agent started:
+   * that thread's counts are the process's, read once (ring.c); the first pthread_create ends it
+   * (rp_thread_leave_solo). */
+  volatile int solo;
 
   /* per-thread state (thread.c) */
   pthread_key_t thread_key;
@@ -122,6 +126,10 @@ struct rp_thread {
   int exited;      /* the thread-exit record is written */
   uint32_t depth;
   struct rp_frame frames[RP_MAX_DEPTH];
+  /* what to add to this thread's own group's counts to continue the process's that it reported
+   * while the process had one thread (rp_thread_leave_solo) */
+  int has_offset;
+  uint64_t own_offset[RP_MAX_EVENTS];
   /* regions of frames popped since the thread's last record (share.c): its next record closes them */
   uint32_t n_closing;
   uint32_t closing[RP_MAX_DEPTH];
@@ -163,6 +171,9 @@ RP_HIDDEN void rp_thread_after_fork_child(void);
 RP_HIDDEN void rp_thread_restore_all(uint64_t sp);
 RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
 RP_HIDDEN void rp_thread_exiting(void);
+/* Before the process's second thread starts (pthread_create): the calling thread's own counts
+ * from now on continue the process's it reported until now. */
+RP_HIDDEN void rp_thread_leave_solo(void);
 /* The calling thread asks for seccomp strict mode (1; 0: the request failed). From then on
  * only read, write, _exit and sigreturn are allowed to it and rdtsc faults (the vDSO clock),
  * so the agent does nothing for it: its hooked calls are not recorded, open frames still

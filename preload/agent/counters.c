@@ -88,11 +88,13 @@ void rp_counters_open_process(void) {
     rp.process_fds[rp.n_process_fds++] = fd;
   }
   closedir(d);
+  rp.solo = rp.n_process_fds == 1 && !rp.process_unknown;
 }
 
 void rp_counters_close_process(void) {
   for (int i = 0; i < rp.n_process_fds; ++i) rp_syscall6(SYS_close, rp.process_fds[i], 0, 0, 0, 0, 0);
   rp.n_process_fds = 0;
+  rp.solo = 0;
 }
 
 int rp_counters_read_process(uint64_t *out) {

@@ -221,6 +221,7 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 /* Only to start the agent before the first thread exists (agent.c, rp_start). */
 RP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
   rp_start();
+  rp_thread_leave_solo();
   create_fn real = (create_fn)rp_real("pthread_create");
   return real ? real(thread, attr, start, arg) : 11 /* EAGAIN */;
 }

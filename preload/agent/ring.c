@@ -143,14 +143,26 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   uint64_t counts[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
   int have_counts = 0, have_process = 0;
   if (kind != RP_ENTER && now == 0) now = rp_now_ns();
-  if (rp.n_events) have_counts = rp_counters_read(t->fd, counts);
+  const int solo = rp.solo; /* one thread: its counts are the process's (agent.h) */
+  if (rp.n_events) {
+    have_counts = solo ? rp_counters_read_process(counts) : rp_counters_read(t->fd, counts);
+    if (have_counts && !solo && t->has_offset)
+      for (int i = 0; i < rp.n_events; ++i) counts[i] += t->own_offset[i];
+  }
   uint64_t pos;
   if (rp.n_events && rp.scope == RP_SCOPE_PROCESS) {
     /* The process's counts only where a region opens or closes in the process (share.c), read
      * in ring order: under the lock that orders the open counts and the slots. */
     rp_share_lock(kind == RP_PROCESS_EXIT);
     pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
-    if (rp_share_apply(t, kind, region)) have_process = rp_counters_read_process(process);
+    if (rp_share_apply(t, kind, region)) {
+      if (solo) {
+        have_process = have_counts;
+        memcpy(process, counts, sizeof process);
+      } else {
+        have_process = rp_counters_read_process(process);
+      }
+    }
     rp_share_unlock();
   } else {
     t->n_closing = 0;

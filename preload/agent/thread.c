@@ -186,6 +186,24 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
   }
 }
 
+void rp_thread_leave_solo(void) {
+  if (!rp.solo) return;
+  struct rp_thread *t = self;
+  if (t != NULL && t != RP_THREAD_GONE && t->fd >= 0) {
+    uint64_t own[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
+    const uintptr_t was = t->busy;
+    t->busy = 1;
+    if (rp_counters_read(t->fd, own) && rp_counters_read_process(process)) {
+      for (int i = 0; i < rp.n_events; ++i) t->own_offset[i] = process[i] - own[i];
+      t->has_offset = 1;
+    } else {
+      t->fd = -1; /* its own counts could not continue the process's: unknown from now on */
+    }
+    t->busy = was;
+  }
+  rp.solo = 0;
+}
+
 /* pthread_exit: the thread's frames are abandoned; the unwinder must see real return addresses. */
 void rp_thread_exiting(void) { rp_thread_restore_all((uint64_t)(uintptr_t)__builtin_frame_address(0)); }
 
@@ -240,6 +258,7 @@ void rp_thread_after_fork_child(void) {
   t->busy = 0;
   if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
   t->fd = rp.active ? rp_counters_open_thread() : -1;
+  t->has_offset = 0;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
   t->n_closing = 0;
 }
