@@ -1,6 +1,7 @@
 #include "regions/aggregate.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace roofprof::regions {
 
@@ -63,7 +64,8 @@ void Aggregator::add(const Instance& inst) {
   part.time_s += d;
   if (part.own.size() < inst.counts.size()) part.own.resize(inst.counts.size(), 0.0);
   for (size_t i = 0; i < inst.counts.size(); ++i)
-    part.own[i] += inst.counts[i] - (i < inst.others.size() ? inst.others[i] : 0.0);
+    part.own[i] += inst.own_unknown ? std::numeric_limits<double>::quiet_NaN()
+                                    : inst.counts[i] - (i < inst.others.size() ? inst.others[i] : 0.0);
   add_values(a.others_totals, inst.others);
   if (!l.closed || l.tid != inst.tid || l.pid != inst.pid || l.reason != inst.reason) {
     a.thread_ids.insert(inst.tid);

@@ -100,8 +100,14 @@ void Tracker::share_close(Instance&& inst, bool anchor, CountSource* source, Pro
   if (it == shared_.end()) return sink_(std::move(inst));  // opened before the scope was shared: cannot be
   Shared& s = it->second;
   if (s.own.size() < inst.counts.size()) s.own.resize(inst.counts.size(), 0.0);
-  for (size_t i = 0; i < inst.counts.size(); ++i)
-    if (!std::isnan(inst.counts[i])) s.own[i] += inst.counts[i];
+  for (size_t i = 0; i < inst.counts.size(); ++i) {
+    if (!std::isnan(inst.counts[i])) {
+      s.own[i] += inst.counts[i];
+    } else if (!anchor) {  // in the process's delta, which the first instance gets: not lost
+      inst.counts[i] = 0;
+      inst.own_unknown = true;
+    }
+  }
   if (anchor) {
     s.held.push_back(std::move(inst));
   } else {
@@ -119,6 +125,7 @@ void Tracker::share_close(Instance&& inst, bool anchor, CountSource* source, Pro
     if (a.counts.size() < all.values.size()) a.counts.resize(all.values.size(), 0.0);
     a.others.assign(all.values.size(), 0.0);
     for (size_t i = 0; i < all.values.size(); ++i) {
+      a.own_unknown = a.own_unknown || std::isnan(a.counts[i]);
       const double own = std::isnan(a.counts[i]) ? 0.0 : a.counts[i];
       a.others[i] = all.values[i] - (i < done.own.size() ? done.own[i] : 0.0);
       a.counts[i] = own + a.others[i];

@@ -80,6 +80,9 @@ struct Instance {
   // Scope=process, the first instance of the region open in the process only: the part of
   // `counts` that threads with no instance of the region open did meanwhile (empty: none).
   std::vector<double> others = {};
+  // Scope=process: its own thread's counts were not measured (the thread had no counters);
+  // `counts` then has 0 where they are unknown, and the work is in the first instance's `others`.
+  bool own_unknown = false;
 };
 
 // Reads cumulative counts. Called only when an instance opens or closes.

@@ -120,7 +120,8 @@ struct rp_frame {
 
 struct rp_thread {
   int32_t tid;
-  int fd;          /* this thread's counter group (-1: none) */
+  int fd;          /* this thread's counter group, its leader (-1: none) */
+  int fds[RP_MAX_EVENTS]; /* every descriptor of the group, fds[0] == fd */
   uintptr_t busy;  /* nonzero (a stack address) while the agent runs on this thread: a signal
                       handler's hooked call then passes through unrecorded */
   int exited;      /* the thread-exit record is written */
@@ -161,7 +162,10 @@ RP_HIDDEN void rp_share_reset(void); /* in a fork child: nothing is open */
 RP_HIDDEN void rp_counters_open_process(void);
 RP_HIDDEN void rp_counters_close_process(void);
 RP_HIDDEN int rp_counters_read_process(uint64_t *out);
-RP_HIDDEN int rp_counters_open_thread(void);
+/* The calling thread's own group: its descriptors (n_events, the leader first) go to `fds`;
+ * returns the leader, -1 when there is none. */
+RP_HIDDEN int rp_counters_open_thread(int *fds);
+RP_HIDDEN void rp_counters_close_thread(int *fds); /* closes every one; fds[0] = -1 */
 RP_HIDDEN int rp_counters_read(int fd, uint64_t *out);
 
 /* thread.c */

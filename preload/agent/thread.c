@@ -35,7 +35,7 @@ static struct rp_thread *thread_start(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 1; /* the C library functions called here may be patched region functions */
   self = t;
-  t->fd = rp_counters_open_thread();
+  t->fd = t->fds[0] = rp_counters_open_thread(t->fds);
   pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
   t->busy = 0;
   return t;
@@ -197,7 +197,8 @@ void rp_thread_leave_solo(void) {
       for (int i = 0; i < rp.n_events; ++i) t->own_offset[i] = process[i] - own[i];
       t->has_offset = 1;
     } else {
-      t->fd = -1; /* its own counts could not continue the process's: unknown from now on */
+      rp_counters_close_thread(t->fds); /* its own counts could not continue the process's: unknown */
+      t->fd = -1;
     }
     t->busy = was;
   }
@@ -220,7 +221,7 @@ static void thread_key_destructor(void *p) {
     rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
   }
   t->exited = 1;
-  if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
+  rp_counters_close_thread(t->fds);
   t->fd = -1;
   if (hijacked) return; /* exit stubs may still need the frames: keep them */
   self = RP_THREAD_GONE;
@@ -233,7 +234,7 @@ static void process_record(int reason) {
   if (t == NULL || t == RP_THREAD_GONE) {
     static struct rp_thread anonymous; /* a thread whose state is gone: no thread counts */
     anonymous.tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
-    anonymous.fd = -1;
+    anonymous.fd = anonymous.fds[0] = -1;
     t = &anonymous;
   }
   t->busy = 1;
@@ -256,8 +257,8 @@ void rp_thread_after_fork_child(void) {
   if (t == NULL || t == RP_THREAD_GONE) return;
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 0;
-  if (t->fd >= 0) rp_syscall6(SYS_close, t->fd, 0, 0, 0, 0, 0);
-  t->fd = rp.active ? rp_counters_open_thread() : -1;
+  rp_counters_close_thread(t->fds);
+  t->fd = t->fds[0] = rp.active ? rp_counters_open_thread(t->fds) : -1;
   t->has_offset = 0;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
   t->n_closing = 0;

@@ -171,7 +171,9 @@ TEST_F(Fixture, TheCallsGroupKeyReachesItsInstance) {
 // set per thread; a read does not advance it.
 class Work : public CountSource {
  public:
-  CounterValues read_thread(int, Tid tid) override { return CounterValues{{done[tid]}, false}; }
+  CounterValues read_thread(int, Tid tid) override {
+    return CounterValues{{tid == uncounted ? std::nan("") : done[tid]}, false};
+  }
   CounterValues read_process(int, Tid, const CounterValues&) override {
     ++process_reads;
     double sum = 0;
@@ -180,6 +182,7 @@ class Work : public CountSource {
   }
   std::map<Tid, double> done;
   int process_reads = 0;
+  Tid uncounted = -1;  // a thread without counters of its own (the agent could open none)
 };
 
 struct Threads : ::testing::TestWithParam<Scope> {
@@ -291,6 +294,27 @@ TEST_P(Threads, AWorkerThatExitsKeepsItsWork) {
   ret(1);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].counts.at(0), process() ? 60 : 0);
+}
+
+// A thread whose own counters are unknown: with scope=process its work is still in the
+// process's and so in the region's total (its instance 0, marked; the first one's others hold it).
+TEST_P(Threads, AThreadWithoutCountersLeavesTheProcessTotal) {
+  work.uncounted = 2;
+  call(1);
+  call(2);
+  work.done[1] += 100;
+  work.done[2] += 40;
+  ret(2);
+  ret(1);
+  ASSERT_EQ(out.size(), 2u);
+  if (process()) {
+    EXPECT_EQ(total(), 140);
+    EXPECT_TRUE(out[0].own_unknown);
+    EXPECT_EQ(out[0].counts.at(0), 0);
+    EXPECT_EQ(out[1].others, (std::vector<double>{40}));
+  } else {
+    EXPECT_TRUE(std::isnan(out[0].counts.at(0)));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scope, Threads, ::testing::Values(Scope::Process, Scope::Thread),
