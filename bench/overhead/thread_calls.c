@@ -1,6 +1,7 @@
 /* Boundary cost against the number of threads: THREADS threads make CALLS calls of tiny() in
  * all (CALLS / THREADS each), at once, and the program prints the CPU time of that phase
- * (all threads, CLOCK_PROCESS_CPUTIME_ID) and its wall time.
+ * (all threads, CLOCK_PROCESS_CPUTIME_ID) and its wall time. THREADS 0: the main thread makes
+ * them, and the program has no other thread (a serial program).
  *   bench_thread_calls THREADS CALLS
  * bench/overhead/threads.py runs it bare and under roofprof. */
 #include <pthread.h>
@@ -32,6 +33,16 @@ static double seconds(clockid_t clock) {
 int main(int argc, char **argv) {
   const int threads = argc > 1 ? atoi(argv[1]) : 1;
   const long calls = argc > 2 ? atol(argv[2]) : 100000;
+  if (threads == 0) {  /* serial: no thread but main */
+    per_thread = calls;
+    const double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID), wall0 = seconds(CLOCK_MONOTONIC);
+    double s = 0;
+    for (long i = 0; i < calls; ++i) s += tiny(s);
+    sink = s;
+    printf("calls=%ld cpu_s=%.6f wall_s=%.6f\n", calls, seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
+           seconds(CLOCK_MONOTONIC) - wall0);
+    return 0;
+  }
   if (threads < 1 || threads > 4096 || calls < threads) {
     fprintf(stderr, "usage: bench_thread_calls THREADS CALLS\n");
     return 2;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a region boundary costs against the number of threads calling the region at once.
 
-Usage: bench/overhead/threads.py BUILD_DIR [--calls 200000] [--reps 3] [--threads 1,2,8,16]
+Usage: bench/overhead/threads.py BUILD_DIR [--calls 200000] [--reps 3] [--threads 0,1,2,8,16]
                                  [--reference OTHER_BUILD_DIR]
 bench_thread_calls makes the same number of calls of tiny() in all, split over T threads, at once.
 For each T it runs, interleaved, bare, under `roofprof run --backend time --region tiny` (the
@@ -10,7 +10,8 @@ in-process agent with the default software counters, scope process), the same wi
 version, measured in the same run); it takes the medians. The cost of a call is the CPU time the
 whole process spent in the calling phase (all threads: the program measures it) less the bare
 run's, over the calls: CPU time, not wall time, so that a machine with fewer cores than threads
-measures the same thing. "vs 1" is the cost with counters at T threads over that at 1 thread."""
+measures the same thing. T = 0 is a serial program (main makes the calls, no other thread);
+"vs 1" is the cost with counters at T threads over that at the first T of the list."""
 import argparse, os, re, statistics, subprocess, tempfile
 
 
@@ -25,7 +26,7 @@ def main():
     ap.add_argument("build")
     ap.add_argument("--calls", type=int, default=200_000)
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--threads", default="1,2,8,16")
+    ap.add_argument("--threads", default="0,1,2,8,16")
     ap.add_argument("--reference", help="another build directory whose roofprof is measured alongside")
     a = ap.parse_args()
     prog = os.path.abspath(os.path.join(a.build, "bench", "bench_thread_calls"))
