@@ -126,6 +126,7 @@ void Session::attach() {
     if (errno == ESRCH) throw UserError(fmt::format("no process {}: check the pid", pid));
     throw UserError(advice_for_errno(errno, fmt::format("cannot attach to process {}", pid).c_str()));
   }
+  calibrate_stop_cost_apart();
   main_pid_ = pid;
   auto& g = new_group(pid, std::make_shared<AddressSpace>(pid), true);
   std::set<pid_t> seized;

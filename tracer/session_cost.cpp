@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <fmt/format.h>
 
 #include "common/clock.hpp"
@@ -51,17 +54,47 @@ void Session::calibrate_stop_cost(Task& t) {
   }
 }
 
+// Attached (--pid): the program's threads may sit in system calls that a single step would wait
+// for, so the kernel's round trip is measured on a child of roofprof's own instead, looping on
+// one instruction: the same kernel, the same machine.
+void Session::calibrate_stop_cost_apart() {
+  const pid_t child = fork();
+  if (child < 0) return;
+  if (child == 0) {
+    if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0) raise(SIGSTOP);
+    for (;;) __asm__ volatile("pause");
+  }
+  int status = 0;
+  if (waitpid(child, &status, __WALL) == child && WIFSTOPPED(status)) {
+    for (int i = 0; i < 16; ++i) {
+      const int64_t t0 = monotonic_ns();
+      if (ptrace(PTRACE_SINGLESTEP, child, nullptr, nullptr) != 0) break;
+      if (waitpid(child, &status, __WALL) != child || !WIFSTOPPED(status)) break;
+      note_step_time(monotonic_ns() - t0);
+    }
+  }
+  kill(child, SIGKILL);
+  waitpid(child, &status, __WALL);
+}
+
 void Session::count_probe_stops(regions::RegionId region, uint64_t stops) { probe_stops_[region] += stops; }
 
 // At the end: a region whose probes cost a large part of the run is reported with the estimate.
+// Attached (--pid), every region's cost is kept: its calls can be measured by breakpoints only,
+// and `run` says what they add to each call.
 void Session::report_probe_costs() {
   const int64_t wall = monotonic_ns() - start_ns_;
   const int64_t cost = stop_cost_ns();
-  if (wall < kMinWallNs || cost == 0) return;
+  const bool attached = opts_.attach_pid != 0;
+  if ((wall < kMinWallNs && !attached) || cost == 0) return;
   for (const auto& [region, stops] : probe_stops_) {
     if (probing_stopped(region)) continue;  // said when it stopped
     // Stops of several threads overlap in part: the estimate is at most the wall time.
     const double est = std::min(double(stops) * double(cost), double(wall));
+    if (attached) {
+      outcome_.probe_costs[region] = result::ProbeCost{stops, est * 1e-9, std::nullopt};
+      continue;
+    }
     if (est < 0.25 * double(wall)) continue;  // the estimate is low (a step, not a trap): a quarter is about half
     outcome_.probe_costs[region] = result::ProbeCost{stops, est * 1e-9, std::nullopt};
     outcome_.warnings.push_back(fmt::format(

@@ -188,6 +188,22 @@ void note_mechanisms(const runplan::Plan& plan, const NativeRuns& native, std::v
   for (const auto& [id, c] : native.probe_costs) regions.at(id).probe_cost = c;
 }
 
+// Attached (--pid), the calls are measured by breakpoints: what their stops add to each call, from
+// the stops counted and the stop cost measured (on a child of roofprof's: tracer/session_cost.cpp).
+void note_attached_probe_cost(result::Run& res) {
+  for (const auto& r : res.regions) {
+    if (!r.probe_cost || r.calls == 0 || r.probe_cost->ptrace_stops == 0) continue;
+    const result::ProbeCost& c = *r.probe_cost;
+    res.warnings.push_back(fmt::format(
+        "region '{}': attached (--pid), so its calls are measured by breakpoints: {:.1f} ptrace stops a call at "
+        "about {:.1f} us each (measured on this machine), about {:.1f} us a call, {:.3g} s in all: its times "
+        "include that (estimated); a run that starts the program measures exported and patchable functions "
+        "in-process",
+        r.name, double(c.ptrace_stops) / double(r.calls), c.estimated_s / double(c.ptrace_stops) * 1e6,
+        c.estimated_s / double(r.calls) * 1e6, c.estimated_s));
+  }
+}
+
 // The in-process probes' own cost (docs/preload.md, "What a boundary costs"): measured by the
 // agent at start, kept in the result, and said for each region measured only by the agent
 // (entry patches, GOT hooks) whose time it inflates by more than 5 %.
@@ -424,6 +440,7 @@ int run(const RunOptions& o) {
   for (auto& w : planner_notes(planner)) res.warnings.push_back(std::move(w));
   note_mechanisms(m.plan, native, res.regions);
   note_agent_overhead(last.agent_boundary, res);
+  if (o.pid) note_attached_probe_cost(res);
   std::string emulation_error;
   bool emulation_interrupted = false;
   if (m.plan.emulated_pass && last.complete && !supervisor::interrupted())

@@ -89,6 +89,16 @@ void attach_and_detach(int workers, std::chrono::milliseconds attached_for) {
   EXPECT_GT(calls(reg), 0) << reg.dump();
   EXPECT_LT(calls(reg), 2000) << reg.dump();
   EXPECT_EQ(threads(reg), 1 + workers) << "every thread calls tick: " << reg.dump();
+  // Attached, the calls are measured by breakpoints: what their stops add to each call is said,
+  // from the stops counted and the cost of a stop measured on this machine.
+  ASSERT_TRUE(reg["probe_cost"].is_object()) << reg.dump();
+  EXPECT_GE(reg["probe_cost"]["ptrace_stops"].get<double>(), 2.0 * calls(reg)) << reg.dump();
+  EXPECT_GT(reg["probe_cost"]["estimated_s"].get<double>(), 0) << reg.dump();
+  const std::string warnings = doc["warnings"].dump();
+  EXPECT_NE(warnings.find("region 'tick': attached (--pid), so its calls are measured by breakpoints: "),
+            std::string::npos)
+      << warnings;
+  EXPECT_NE(err.find("of probe overhead"), std::string::npos) << "the summary says it too\n" << err;
 }
 
 TEST(RunAttach, AttachThenDetachOnSigint) { attach_and_detach(0, 1000ms); }

@@ -101,7 +101,8 @@ TEST(Replay, LongjmpClosesEverythingBelowTheTarget) {
 
 // Two threads in one region when the process exits: thread 7 (the first in) did 10 of its own,
 // the process 30 since 7 entered. Thread 8's own counts at the exit are not in the record
-// (unknown); the process's delta goes to the instance that opened first, once.
+// (unknown: its instance has 0, marked); the process's delta goes to the instance that opened
+// first, once, thread 8's work included.
 TEST(Replay, ProcessExitRecordClosesEveryThread) {
   Fixture f(regions::Scope::Process);
   f.replay.feed(rec(RecordKind::Enter, 7, 0x2000, 100, {0, 0}), {1});
@@ -116,7 +117,8 @@ TEST(Replay, ProcessExitRecordClosesEveryThread) {
     if (i.tid == 7) {
       EXPECT_EQ(i.counts, (std::vector<double>{30, 1})) << "its own 10, the rest of the process's 30";
     } else {
-      EXPECT_TRUE(std::isnan(i.counts[0]));
+      EXPECT_EQ(i.counts, (std::vector<double>{0, 0}));
+      EXPECT_TRUE(i.own_unknown);
     }
   }
 }
