@@ -168,9 +168,9 @@ INSTANTIATE_TEST_SUITE_P(Threads, OmpPatternsScripted,
                          });
 
 // The in-process agent with the software counters (--backend time, the default scope): 8 threads
-// in `each` at once; the region's task-clock is its threads' CPU time once, so never more than the
-// process's whole CPU time (which the program prints at its end), each thread's own plus the
-// others' adding up to it. Counting every call's process delta would give several times that.
+// in `each` at once; the region's task-clock is its threads' CPU time once, so not more than the
+// process's whole CPU time (which the program prints at its end). Counting every call's process
+// delta would give several times that.
 TEST(OmpPatternsAgent, ConcurrentCallsCountTheProcessCpuTimeOnce) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--backend", "time", "--region", "each", "--", fixture("run_omp_patterns"), "a", "8",
@@ -184,7 +184,10 @@ TEST(OmpPatternsAgent, ConcurrentCallsCountTheProcessCpuTimeOnce) {
   ASSERT_TRUE(reg["counters"]["task-clock"].is_number()) << reg.dump();
   const double task_clock_s = reg["counters"]["task-clock"].get<double>() * 1e-9;
   EXPECT_GT(task_clock_s, 0.5 * cpu_s) << "the kernels are most of the program's work";
-  EXPECT_LE(task_clock_s, cpu_s * 1.02 + 0.005) << "no thread's CPU time twice: process " << cpu_s << " s";
+  // task-clock and CLOCK_PROCESS_CPUTIME_ID account a context switch apart: with 8 threads on few
+  // cores switching at every barrier they differ by a few percent (5 % seen on a loaded 2-CPU
+  // VM). Counting each call's process delta would give several times the process's CPU time.
+  EXPECT_LE(task_clock_s, cpu_s * 1.25 + 0.01) << "no thread's CPU time twice: process " << cpu_s << " s";
   ASSERT_EQ(reg["per_thread"].size(), 8u) << reg.dump();
 }
 
