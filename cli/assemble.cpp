@@ -12,13 +12,18 @@ namespace roofprof::cli {
 
 namespace {
 
-// W from counter totals through the event set's formulas; null without one or when not counted.
-std::optional<double> hardware_flops(const counters::EventSet* hardware, const std::vector<counters::EventInfo>& events,
-                                     const std::vector<double>& values) {
-  if (!hardware) return std::nullopt;
+// Counter totals through the event set's formulas (W, Q by level).
+counters::Derived derived(const counters::EventSet& hardware, const std::vector<counters::EventInfo>& events,
+                          const std::vector<double>& values) {
   std::map<std::string, double> totals;
   for (size_t e = 0; e < events.size() && e < values.size(); ++e) totals[events[e].name] = values[e];
-  return counters::derive(*hardware, totals).flops;
+  return counters::derive(hardware, totals);
+}
+
+// W from counter totals; null without an event set or when not counted.
+std::optional<double> hardware_flops(const counters::EventSet* hardware, const std::vector<counters::EventInfo>& events,
+                                     const std::vector<double>& values) {
+  return hardware ? derived(*hardware, events, values).flops : std::nullopt;
 }
 
 }  // namespace
@@ -79,10 +84,7 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       set_thread_parts(r, it->second, [&](const std::vector<double>& v) { return hardware_flops(hardware, events, v); },
                        true);
     if (hardware && it != agg.regions().end()) {
-      std::map<std::string, double> totals;
-      for (size_t e = 0; e < events.size() && e < it->second.counter_totals.size(); ++e)
-        totals[events[e].name] = it->second.counter_totals[e];
-      auto d = counters::derive(*hardware, totals);
+      auto d = derived(*hardware, events, it->second.counter_totals);
       r.flops = d.flops;
       if (d.flops) {
         r.flops_by_class = d.flops_by_class;
