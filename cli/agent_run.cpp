@@ -55,6 +55,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   RecordDir dir;
   ChildEnv env(agent_settings(so, backend, planner, dir.path()));
   preload::Collector collector(dir.path(), planner, backend.events().size(), tracker);
+  collector.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
   if (so.agent_call_key) collector.key_calls(so.agent_call_key, so.agent_module);
   if (so.on_ready) so.on_ready();  // everything the agent cannot do has been said
   tracer::SessionOutcome out;

@@ -70,6 +70,9 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       const auto& a = it->second;
       r.calls = a.calls;
       r.time_s = a.time_s;
+      if (a.probe_subtracted.total_ns() > 0)
+        r.compensation = result::Compensation{a.time_measured_s, a.probe_subtracted.measured_ns * 1e-9,
+                                              a.probe_subtracted.calibrated_ns * 1e-9};
       if (auto q = regions::quantiles(a.durations_s)) r.time_per_call_s = result::Stats{q->min, q->q1, q->median, q->q3, q->max};
       r.counters_multiplexed = a.multiplexed;
       r.threads = a.threads();

@@ -32,6 +32,7 @@ CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::B
       }()),
       collector_(dir_.path(), planner, backend.events().size(), tracker, true) {
   if (so.agent_call_key) collector_.key_calls(so.agent_call_key, so.agent_module);
+  collector_.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
 }
 
 void CombinedAgent::attach(tracer::SessionOptions& so) {

@@ -47,6 +47,8 @@ class CombinedAgent final : public tracer::AgentLink {
   size_t drain() override;
   size_t drain_exiting(pid_t tgid) override;
   void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
+  std::map<regions::RegionId, double> probe_cost_ns() const override { return collector_.probe_cost_ns(); }
+  void stop_probing(regions::RegionId region) override { collector_.stop_probing(region); }
 
  private:
   probes::Planner& planner_;

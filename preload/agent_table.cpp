@@ -14,10 +14,13 @@ std::string_view word(std::string_view& s) {
   return w;
 }
 
-bool number(std::string_view w, uint32_t& out) {
+template <typename T>
+bool whole_number(std::string_view w, T& out) {
   auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), out);
   return ec == std::errc() && p == w.data() + w.size() && !w.empty();
 }
+bool number(std::string_view w, uint32_t& out) { return whole_number(w, out); }
+bool number64(std::string_view w, uint64_t& out) { return whole_number(w, out); }
 
 }  // namespace
 
@@ -53,12 +56,10 @@ AgentTable parse_table(std::string_view text) {
         continue;
       }
     } else if (tag == "C") {
-      uint64_t ns = 0;
-      std::string_view n_ns = rest;
-      std::string_view calls = word(n_ns);
-      auto [p, ec] = std::from_chars(n_ns.data(), n_ns.data() + n_ns.size(), ns);
-      if (number(calls, a) && a > 0 && ec == std::errc() && p == n_ns.data() + n_ns.size() && !n_ns.empty()) {
-        t.calibration = AgentTable::Calibration{a, ns};
+      uint64_t ns = 0, timed = 0, clock = 0;
+      if (number(word(rest), a) && a > 0 && number64(word(rest), ns) && number64(word(rest), timed) &&
+          number64(word(rest), clock) && rest.empty()) {
+        t.calibration = AgentTable::Calibration{a, ns, timed, clock};
         continue;
       }
     } else if (tag == "W") {

@@ -27,7 +27,11 @@ struct AgentTable {
   // "C <calls> <ns>": the agent's calibration calls at start and their whole time (calibrate.c)
   struct Calibration {
     uint32_t calls = 0;
-    uint64_t ns = 0;
+    uint64_t ns = 0;     // the calls' whole time
+    uint64_t timed = 0;  // the part the agent's boundaries timed themselves (probe_ns)
+    uint64_t clock_only_ns = 0;  // as many calls with the clock alone (no counter read)
+    // What each boundary costs outside the agent's own clock reads (two boundaries a call).
+    double untimed_per_boundary_ns() const { return ns > timed ? double(ns - timed) / (2.0 * calls) : 0.0; }
   };
   std::optional<Calibration> calibration;
   std::vector<std::string> warnings;

@@ -44,6 +44,7 @@ Collector::Collector(std::string dir, probes::Planner& planner, size_t n_events,
       planner_(planner),
       names_(planner),
       replay_(n_events, tracker),
+      n_events_(n_events),
       tracer_plans_(tracer_plans) {}
 
 void Collector::open_new_files() {
@@ -63,7 +64,10 @@ void Collector::open_new_files() {
 
 void Collector::map_regions(Source& s) {
   AgentTable t = parse_table(s.file->table());
-  if (t.calibration && !calibration_) calibration_ = t.calibration;  // the first process's (calibrate.c)
+  if (t.calibration && !calibration_) {  // the first process's (calibrate.c)
+    calibration_ = t.calibration;
+    replay_.set_untimed_per_boundary(call_costs().untimed_per_boundary_ns);
+  }
   if (!tracer_plans_) names_.add_modules(t);
   if (module_seen_)
     for (const auto& m : t.modules) module_seen_(s.file->pid(), m.path, m.bias);
@@ -96,17 +100,164 @@ const std::vector<regions::RegionId>& Collector::regions_of(Source& s, uint32_t 
   return agent_id < s.ids.size() ? s.ids[agent_id] : none;
 }
 
+const std::vector<regions::RegionId>& Collector::mapped_regions(const Source& s, uint32_t agent_id) const {
+  static const std::vector<regions::RegionId> none;
+  if (agent_id & RP_PATCH_REGION_FLAG) {
+    uint32_t id = agent_id & ~RP_PATCH_REGION_FLAG;
+    return id < patches_.size() ? patches_[id] : none;
+  }
+  return agent_id < s.ids.size() ? s.ids[agent_id] : none;
+}
+
+std::set<regions::RegionId> Collector::clock_only() const {
+  std::set<regions::RegionId> out;
+  for (const auto& [key, s] : sources_)
+    for (uint32_t word : s.file->regions_flagged(RP_STATE_CLOCK_ONLY))
+      for (regions::RegionId id : mapped_regions(s, word)) out.insert(id);
+  return out;
+}
+
+std::vector<std::string> Collector::clock_only_warnings() const {
+  std::map<regions::RegionId, double> mean_ns;  // the shortest mean any process timed
+  std::map<regions::RegionId, const RecordFile*> file;
+  for (const auto& [key, s] : sources_)
+    for (uint32_t word : s.file->regions_flagged(RP_STATE_CLOCK_ONLY))
+      for (regions::RegionId id : mapped_regions(s, word)) {
+        double ns = s.file->timed_call_ns(word);
+        if (!mean_ns.count(id) || ns < mean_ns[id]) mean_ns[id] = ns, file[id] = s.file.get();
+      }
+  std::vector<std::string> w;
+  const auto& infos = planner_.regions();
+  for (const auto& [id, ns] : mean_ns) {
+    const RecordFile& f = *file[id];
+    w.push_back(fmt::format(
+        "region '{}': its calls ({:.3g} us on average over its first {}) are shorter than {} times what the "
+        "counters add to a call ({:.3g} us, measured at start-up): from then on its in-process boundaries read "
+        "the clock alone, so its counters are not counted (null); --events counts them on every call",
+        id < infos.size() ? infos[id].name : std::to_string(id), ns * 1e-3, RP_STATE_SAMPLE, f.cheap_factor(),
+        double(f.counter_call_ns()) * 1e-3));
+  }
+  return w;
+}
+
+// A region word whose regions all came from a survey, timed by the agent over its first calls,
+// and whose calls are too short for its probe: turned off (skip_if_frequent).
+void Collector::skip_frequent(Source& s) {
+  if (skippable_.empty() || !calibration_ || s.ended) return;
+  const double probe_ns = call_costs().clock_ns;
+  auto judge = [&](uint32_t word, const std::vector<regions::RegionId>& ids) {
+    if (ids.empty() || (s.file->region_flags(word) & RP_STATE_OFF)) return;
+    for (regions::RegionId id : ids)
+      if (!skippable_.count(id)) return;
+    const double mean = s.file->timed_call_ns(word);
+    if (mean <= 0 || mean >= skip_factor_ * probe_ns || !s.file->sampled_fully(word)) return;
+    if (!s.file->turn_off(word)) return;
+    for (regions::RegionId id : ids) skipped_.emplace(id, Skipped{mean, probe_ns});
+  };
+  for (uint32_t id = 0; id < s.ids.size(); ++id) judge(id, s.ids[id]);
+  for (uint32_t p = 0; p < patches_.size(); ++p) judge(RP_PATCH_REGION_FLAG | p, patches_[p]);
+}
+
+std::vector<std::string> Collector::skipped_warnings() const {
+  std::vector<std::string> w;
+  const auto& infos = planner_.regions();
+  for (const auto& [id, k] : skipped_)
+    w.push_back(fmt::format(
+        "region '{}' (from the survey): no longer measured once its first {} calls were timed: they took {:.3g} us "
+        "on average, less than {:g} times what its in-process probe costs a call ({:.3g} us), so probing every call "
+        "would distort the regions around it; its calls and time are those measured before (a lower bound; give "
+        "it with --region to measure every call)",
+        id < infos.size() ? infos[id].name : std::to_string(id), RP_STATE_SAMPLE, k.mean_call_ns * 1e-3, skip_factor_,
+        k.probe_call_ns * 1e-3));
+  return w;
+}
+
 size_t Collector::drain(Source& s, bool final) {
   static const std::vector<regions::RegionId> none;
+  turn_off_stopped(s);
+  skip_frequent(s);
+  bool looked = false;  // for the calibration's line, once a drain: needed from the first region entry on
   return s.file->drain([&](const Record& r) {
     note_calibration(r);
-    replay_.feed(r, r.kind == RecordKind::Enter ? regions_of(s, r.region) : none);
+    if (!calibration_ && !looked && r.kind == RecordKind::Enter && r.region != RP_CALIBRATION_REGION) {
+      looked = true;
+      map_regions(s);
+    }
+    const auto& ids = r.kind == RecordKind::Enter ? regions_of(s, r.region) : none;
+    for (regions::RegionId id : ids) ++(r.has_counts || !n_events_ ? calls_[id].counted : calls_[id].clock_only);
+    replay_.feed(r, ids);
   }, final);
+}
+
+namespace {
+
+// The median of `v` (0 when it has fewer than 16 values: too few to stand for a loop's calls).
+double median_of(std::vector<int64_t> v) {
+  if (v.size() < 16) return 0;
+  std::nth_element(v.begin(), v.begin() + ptrdiff_t(v.size() / 2), v.end());
+  return double(v[v.size() / 2]);
+}
+
+}  // namespace
+
+// Consecutive calibration calls of one loop on one thread: from one entry record to the next is
+// one whole call (its time, what its boundaries timed of it, and the rest). Medians over the
+// loop's calls, unlike the loop's total, do not count a preemption in the middle of it.
+void Collector::note_calibration_cycle(const Record& r) {
+  const bool counted = r.has_counts || !n_events_;
+  CalibrationCall& last = calibration_last_[r.tid];
+  if (last.valid && last.counted == counted) {
+    const int64_t whole = r.time_ns - last.time_ns;
+    (counted ? cycle_counted_ns_ : cycle_clock_ns_).push_back(whole);
+    untimed_ns_.push_back(whole - (r.probe_ns - last.probe_ns));
+  }
+  last = CalibrationCall{r.time_ns, r.probe_ns, counted, true};
+}
+
+Collector::CallCosts Collector::call_costs() const {
+  CallCosts c;
+  if (!calibration_) return c;
+  c.counted_ns = median_of(cycle_counted_ns_);
+  if (c.counted_ns == 0) c.counted_ns = double(calibration_->ns) / calibration_->calls;
+  c.clock_ns = median_of(cycle_clock_ns_);
+  if (c.clock_ns == 0) c.clock_ns = calibration_->clock_only_ns ? double(calibration_->clock_only_ns) / calibration_->calls : c.counted_ns;
+  c.untimed_per_boundary_ns = untimed_ns_.size() >= 16 ? std::max(0.0, median_of(untimed_ns_) / 2)
+                                                        : calibration_->untimed_per_boundary_ns();
+  return c;
+}
+
+std::map<regions::RegionId, double> Collector::probe_cost_ns() const {
+  std::map<regions::RegionId, double> out;
+  if (!calibration_) return out;
+  const CallCosts costs = call_costs();
+  const double counted = costs.counted_ns, clock = costs.clock_ns;
+  for (const auto& [id, n] : calls_) out[id] = double(n.counted) * counted + double(n.clock_only) * clock;
+  return out;
+}
+
+void Collector::stop_probing(regions::RegionId region) {
+  stopped_.insert(region);
+  for (auto& [key, s] : sources_) turn_off_stopped(s);
+}
+
+// Every agent region word of `s` that stands for a region no longer probed is turned off (again:
+// a process's hooks and patches appear as it runs).
+void Collector::turn_off_stopped(Source& s) {
+  if (stopped_.empty() || s.ended) return;
+  auto any = [this](const std::vector<regions::RegionId>& v) {
+    return std::any_of(v.begin(), v.end(), [this](regions::RegionId id) { return stopped_.count(id) > 0; });
+  };
+  for (uint32_t id = 0; id < s.ids.size(); ++id)
+    if (any(s.ids[id])) s.file->turn_off(id);
+  for (uint32_t p = 0; p < patches_.size(); ++p)
+    if (any(patches_[p])) s.file->turn_off(RP_PATCH_REGION_FLAG | p);
 }
 
 // The agent's calibration calls (no region: the tracker sees an entry of nothing and a return
 // that closes nothing) give the time a boundary leaves inside an instance.
 void Collector::note_calibration(const Record& r) {
+  if (r.kind == RecordKind::Enter && r.region == RP_CALIBRATION_REGION) note_calibration_cycle(r);
+  if (n_events_ && !r.has_counts) return;  // the calibration's clock-only loop (calibrate.c): not the run's boundary
   if (r.kind == RecordKind::Enter && r.region == RP_CALIBRATION_REGION) {
     calibration_entered_[r.tid] = r.time_ns;
   } else if (r.kind == RecordKind::StackAt) {
@@ -124,7 +275,7 @@ std::optional<result::AgentBoundary> Collector::boundary_cost() const {
   result::AgentBoundary c;
   c.inside_s = double(v[v.size() / 2]) * 1e-9;
   c.calls = uint32_t(calibration_ns_.size());
-  if (calibration_ && calibration_->calls) c.per_call_s = double(calibration_->ns) / calibration_->calls * 1e-9;
+  if (calibration_ && calibration_->calls) c.per_call_s = call_costs().counted_ns * 1e-9;
   return c;
 }
 
@@ -243,6 +394,8 @@ std::vector<std::string> Collector::warnings() const {
     for (auto& line : parse_table(f.table()).warnings) agent_lines.insert(line);
   }
   for (const auto& line : agent_lines) w.push_back("agent: " + line);
+  for (auto& line : clock_only_warnings()) w.push_back(std::move(line));
+  for (auto& line : skipped_warnings()) w.push_back(std::move(line));
   for (const auto& sym : unnamed_)
     w.push_back(fmt::format("the agent hooked '{}' but no region of roofprof matches it; its calls are not counted", sym));
   if (tracer_plans_) return w;  // the combined mode's runner says what was not measured

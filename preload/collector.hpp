@@ -66,6 +66,25 @@ class Collector {
     replay_.key_calls(std::move(key));
     module_seen_ = std::move(modules);
   }
+  // The probe budget (tracer::AgentLink): what each region's calls replayed so far cost the
+  // program, at the calibration's cost of a call with or without counters (empty before the
+  // calibration came); and turning a region's probes off in every process.
+  std::map<regions::RegionId, double> probe_cost_ns() const;
+  void stop_probing(regions::RegionId region);
+  // Regions a survey chose (run --regions-from): one whose calls turn out shorter than `factor`
+  // times what its in-process probe costs a call (clock only) is no longer probed once the agent
+  // has timed its first calls, and the run says so (warnings()).
+  void skip_if_frequent(std::set<regions::RegionId> regions, double factor) {
+    skippable_ = std::move(regions);
+    skip_factor_ = factor;
+  }
+  struct Skipped {
+    double mean_call_ns = 0;   // of the calls the agent timed
+    double probe_call_ns = 0;  // what the probe costs a call, clock only
+  };
+  const std::map<regions::RegionId, Skipped>& skipped() const { return skipped_; }
+  // Planner regions whose boundaries the agent made clock-only (counters only where cheap).
+  std::set<regions::RegionId> clock_only() const;
   // Planner regions the agent hooked at least once.
   const std::set<regions::RegionId>& hooked() const { return hooked_; }
 
@@ -81,22 +100,50 @@ class Collector {
   void open_new_files();
   size_t drain(Source& s, bool final);
   void note_calibration(const Record& r);
+  void note_calibration_cycle(const Record& r);
+  // What a call through the agent costs, from the calibration at start: with counters, with the
+  // clock alone, and per boundary outside its own clock reads.
+  struct CallCosts {
+    double counted_ns = 0, clock_ns = 0, untimed_per_boundary_ns = 0;
+  };
+  CallCosts call_costs() const;
   void end(Source& s, int64_t time_ns, regions::CloseReason why);
   void map_regions(Source& s);
   const std::vector<regions::RegionId>& regions_of(Source& s, uint32_t agent_id);
+  // The planner regions of an agent region word of `s` as mapped so far (none: not mapped).
+  const std::vector<regions::RegionId>& mapped_regions(const Source& s, uint32_t agent_id) const;
+  std::vector<std::string> clock_only_warnings() const;
+  void turn_off_stopped(Source& s);
+  void skip_frequent(Source& s);
+  std::vector<std::string> skipped_warnings() const;
 
   std::string dir_;
   probes::Planner& planner_;
   RegionNames names_;
   Replay replay_;
+  size_t n_events_ = 0;
   ModuleSeen module_seen_;
   std::map<Key, Source> sources_;
   std::set<std::string> opened_;
   std::vector<std::vector<regions::RegionId>> patches_;  // by patch id, in every process
   std::map<int, int64_t> calibration_entered_;  // tid -> time of its open calibration call
   std::vector<int64_t> calibration_ns_;         // inside time of each calibration call
+  struct CalibrationCall {
+    int64_t time_ns = 0, probe_ns = 0;
+    bool counted = false, valid = false;
+  };
+  std::map<int, CalibrationCall> calibration_last_;  // tid -> its last calibration entry
+  std::vector<int64_t> cycle_counted_ns_, cycle_clock_ns_, untimed_ns_;  // per calibration call
   std::optional<AgentTable::Calibration> calibration_;
   std::set<regions::RegionId> hooked_;           // planner regions with at least one hook
+  struct CallsReplayed {
+    uint64_t counted = 0, clock_only = 0;
+  };
+  std::map<regions::RegionId, CallsReplayed> calls_;  // the agent's calls of each region so far
+  std::set<regions::RegionId> stopped_;               // no longer probed (the probe budget)
+  std::set<regions::RegionId> skippable_;             // skip_if_frequent
+  double skip_factor_ = 0;
+  std::map<regions::RegionId, Skipped> skipped_;
   std::set<std::string> unnamed_;                // agent symbols the planner has no region for
   std::vector<std::string> agent_warnings_;
   int root_pid_ = 0;

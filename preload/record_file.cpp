@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "preload/patch_format.h"
 
 namespace roofprof::preload {
 
@@ -34,7 +35,8 @@ std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   else if (h->callers > 1) problem = "bad callers flag";
   else if (h->record_bytes != RP_RECORD_BYTES(h->n_events, h->scope, h->callers)) problem = "record size differs";
   else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
-  else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * h->record_bytes > bytes)
+  else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * h->record_bytes > bytes ||
+           h->states_offset + RP_STATES_BYTES > bytes || h->states_offset % alignof(rp_region_state) != 0)
     problem = "sections past the end of the file";
   if (!problem.empty()) {
     ::munmap(map, bytes);
@@ -53,6 +55,44 @@ RecordFile::RecordFile(std::string path, void* map, size_t bytes)
       record_bytes_(header_->record_bytes) {}
 
 RecordFile::~RecordFile() { ::munmap(map_, bytes_); }
+
+rp_region_state* RecordFile::state_of(uint32_t agent_region) const {
+  return rp_region_state_of(reinterpret_cast<rp_region_state*>(static_cast<char*>(map_) + header_->states_offset),
+                            agent_region);
+}
+
+uint32_t RecordFile::region_flags(uint32_t agent_region) const {
+  rp_region_state* s = state_of(agent_region);
+  return s ? __atomic_load_n(&s->flags, __ATOMIC_RELAXED) : 0;
+}
+
+double RecordFile::timed_call_ns(uint32_t agent_region) const {
+  rp_region_state* s = state_of(agent_region);
+  if (!s) return 0;
+  uint32_t n = __atomic_load_n(&s->timed_calls, __ATOMIC_RELAXED);
+  return n ? double(__atomic_load_n(&s->timed_ns, __ATOMIC_RELAXED)) / n : 0;
+}
+
+bool RecordFile::sampled_fully(uint32_t agent_region) const {
+  rp_region_state* s = state_of(agent_region);
+  return s && __atomic_load_n(&s->timed_calls, __ATOMIC_RELAXED) >= RP_STATE_SAMPLE;
+}
+
+bool RecordFile::turn_off(uint32_t agent_region) {
+  rp_region_state* s = state_of(agent_region);
+  if (!s) return false;
+  __atomic_fetch_or(&s->flags, RP_STATE_OFF, __ATOMIC_RELAXED);
+  return true;
+}
+
+std::vector<uint32_t> RecordFile::regions_flagged(uint32_t flag) const {
+  std::vector<uint32_t> out;
+  auto* states = reinterpret_cast<const rp_region_state*>(static_cast<const char*>(map_) + header_->states_offset);
+  for (uint32_t i = 0; i < RP_STATE_SLOTS; ++i)
+    if (__atomic_load_n(&states[i].flags, __ATOMIC_RELAXED) & flag)
+      out.push_back(i < RP_STATE_HOOKS ? i : RP_PATCH_REGION_FLAG | (i - RP_STATE_HOOKS));
+  return out;
+}
 
 regions::Scope RecordFile::scope() const {
   return header_->scope == RP_SCOPE_THREAD ? regions::Scope::Thread : regions::Scope::Process;
@@ -88,6 +128,8 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     r.sp = s.sp;
     r.ret = header_->callers ? s.counts[n_values] : 0;
     r.time_ns = s.time_ns;
+    r.probe_ns = s.probe_ns;
+    r.probe_boundaries = s.probe_boundaries;
     r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
     r.has_process_counts = n_values > n && (s.flags & RP_REC_PROCESS_COUNTS) != 0;
     for (size_t i = 0; i < n_values; ++i) (i < n ? r.counts[i] : r.process_counts[i - n]) = s.counts[i];

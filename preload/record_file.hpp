@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "preload/record_format.h"
 #include "regions/tracker.hpp"
@@ -31,6 +32,8 @@ struct Record {
   uint64_t sp = 0;
   uint64_t ret = 0;  // Enter: the call's return address (where it was called from)
   int64_t time_ns = 0;
+  int64_t probe_ns = 0;           // the thread's probe time up to time_ns (record_format.h)
+  uint64_t probe_boundaries = 0;  // its boundaries up to here
   bool has_counts = false;                        // the thread's own
   std::array<uint64_t, RP_MAX_EVENTS> counts{};  // the first n_events() are meaningful
   bool has_process_counts = false;                        // the process's (scope=process files)
@@ -74,8 +77,23 @@ class RecordFile {
   // Marks this process as the one draining the ring.
   void set_consumer(int pid);
 
+  // Region states (record_format.h): an agent region word's flags (0 without a state), the
+  // regions with `flag` set, and stopping the agent from probing one (false: it has no state).
+  uint32_t region_flags(uint32_t agent_region) const;
+  // The mean of the calls the agent timed for its decision (0: none timed), and whether it has
+  // timed all it times (RP_STATE_SAMPLE).
+  double timed_call_ns(uint32_t agent_region) const;
+  bool sampled_fully(uint32_t agent_region) const;
+  std::vector<uint32_t> regions_flagged(uint32_t flag) const;
+  bool turn_off(uint32_t agent_region);
+  // Counters only where cheap: the factor the agent applies (0: off) and what counters add to a
+  // call, from its calibration (0: not measured).
+  uint32_t cheap_factor() const { return header_->cheap_factor; }
+  int64_t counter_call_ns() const { return __atomic_load_n(&header_->counter_call_ns, __ATOMIC_RELAXED); }
+
  private:
   RecordFile(std::string path, void* map, size_t bytes);
+  rp_region_state* state_of(uint32_t agent_region) const;
   std::string path_;
   void* map_;
   size_t bytes_;

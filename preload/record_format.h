@@ -3,7 +3,7 @@
  * (preload/record_file.hpp) while the program runs and after it ends. Shared fields are
  * plain integers accessed with the __atomic builtins on both sides.
  *
- *   [header, 4 KiB] [table: text lines, RP_TABLE_BYTES] [ring: capacity * record_bytes]
+ *   [header, 4 KiB] [table: text lines, RP_TABLE_BYTES] [region states] [ring: capacity * record_bytes]
  *
  * The ring is a bounded multi-producer, single-consumer queue. A producer reserves position p
  * with an atomic add on `head`, waits until p < tail + capacity (the consumer is done with the
@@ -19,9 +19,12 @@
  *                                    (hex: runtime address = bias + link-time address)
  *   R <id> <spec> <symbol>           agent region id <id>: raw symbol name matched spec <spec>
  *   H <id> <module path>             a GOT slot of <module> now calls region <id>'s trampoline
- *   C <calls> <ns>                   the agent's calibration at start: <calls> calls of an empty
- *                                    function through a patched entry took <ns> in all (their
- *                                    records carry region RP_CALIBRATION_REGION, patch_format.h)
+ *   C <calls> <ns> <timed> <clock>   the agent's calibration at start: <calls> calls of an empty
+ *                                    function through a patched entry took <ns> in all, of which
+ *                                    the boundaries timed <timed> themselves (probe_ns), and
+ *                                    <clock> as many calls with the clock alone (no counter
+ *                                    read); the records of both loops carry region
+ *                                    RP_CALIBRATION_REGION (patch_format.h), the counted first
  *   W <text>                         something the agent could not do
  */
 #ifndef ROOFPROF_PRELOAD_RECORD_FORMAT_H
@@ -33,7 +36,7 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 5u
+#define RP_FILE_VERSION 6u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 8
@@ -61,6 +64,12 @@ struct rp_record {
   int32_t pid, tid;
   uint64_t sp;
   int64_t time_ns;                 /* CLOCK_MONOTONIC */
+  /* The thread's probe overhead up to time_ns (docs/preload.md, "What a boundary costs"): the
+   * time its boundaries spent in the agent, timed at each boundary from the agent's first clock
+   * read to its last, and how many boundaries had their parts outside those reads (the
+   * trampolines' register saves: the calibration's untimed residual) up to here. */
+  int64_t probe_ns;
+  uint64_t probe_boundaries;
   /* cumulative, in the order of ROOFPROF_AGENT_EVENTS: the thread's own; then, in a file of
    * scope=process, the whole process's (every thread, exited ones included); then, in a file
    * whose header has `callers` set (run --group-by caller), the call's return address of an
@@ -69,14 +78,37 @@ struct rp_record {
   uint64_t counts[2 * RP_MAX_EVENTS + 1];
 };
 /* A slot holds the counts of the file's n_events only (twice in scope=process, and the return
- * address with `callers`): slots are RP_RECORD_BYTES(n_events, scope, callers) apart (40 bytes
- * with no event, instead of 176),
+ * address with `callers`): slots are RP_RECORD_BYTES(n_events, scope, callers) apart (56 bytes
+ * with no event, instead of 192),
  * so that the ring a program fills and roofprof drains takes the cache and page-cache room its
  * records need. */
 enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
 #define RP_RECORD_VALUES(n_events, scope) ((n_events) * ((scope) == RP_SCOPE_PROCESS ? 2u : 1u))
 #define RP_RECORD_BYTES(n_events, scope, callers) \
   (offsetof(struct rp_record, counts) + sizeof(uint64_t) * (RP_RECORD_VALUES(n_events, scope) + ((callers) ? 1u : 0u)))
+
+/* Region states: one per agent region (a GOT hook's region id, below RP_STATE_HOOKS) and per
+ * entry patch (RP_STATE_HOOKS + the patch id), RP_STATE_SLOTS in all; regions beyond have none
+ * (always counted, never turned off). Shared between the agent and roofprof. */
+#define RP_STATE_HOOKS 4096u
+#define RP_STATE_SLOTS 16384u
+#define RP_STATE_SAMPLE 16u /* calls timed before the agent decides whether counters are cheap */
+#define RP_STATE_CLOCK_ONLY 0x1u /* set by the agent: the region's calls are shorter than the
+                                    header's cheap_factor times what counters cost a call, so its
+                                    boundaries read the clock alone from then on */
+#define RP_STATE_OFF 0x2u /* set by roofprof: the region is no longer probed (the probe budget) */
+struct rp_region_state {
+  uint32_t flags;       /* RP_STATE_*, __atomic */
+  uint32_t timed_calls; /* its first calls, timed for the decision (RP_STATE_SAMPLE at most) */
+  int64_t timed_ns;     /* their time, boundaries included */
+};
+#define RP_STATES_BYTES ((uint64_t)RP_STATE_SLOTS * sizeof(struct rp_region_state))
+/* The state of agent region word `region` (an RP_PATCH_REGION_FLAG id is a patch's), or NULL. */
+static inline struct rp_region_state *rp_region_state_of(struct rp_region_state *states, uint32_t region) {
+  uint64_t i = (region & 0x80000000u) ? RP_STATE_HOOKS + (uint64_t)(region & 0x7fffffffu) : region;
+  if (!states || (region & 0x80000000u ? i >= RP_STATE_SLOTS : i >= RP_STATE_HOOKS)) return 0;
+  return &states[i];
+}
 
 /* header.flags */
 #define RP_F_EXITED 0x1u        /* the process-exit record is written: nothing follows */
@@ -106,6 +138,13 @@ struct rp_file_header {
   uint64_t reentered;        /* region entries not recorded: agent re-entered by a signal handler */
   int32_t consumer_pid;      /* who drains the ring; 0 = nobody (the ring stops when full) */
   uint64_t evictions;        /* cache evictions before region entries (--cache-state cold) */
+  uint64_t states_offset;    /* RP_STATE_SLOTS struct rp_region_state */
+  /* Counters only where cheap (docs/preload.md, "What a boundary costs"): a region whose mean
+   * call of its first RP_STATE_SAMPLE is shorter than cheap_factor times counter_call_ns (what
+   * the counters add to a call, from the calibration) is clock-only; 0: counters on every call. */
+  uint32_t cheap_factor;
+  uint32_t pad2;
+  int64_t counter_call_ns;
 };
 
 #endif

@@ -46,8 +46,18 @@ CounterValues Replay::read_process(int, regions::Tid, const CounterValues&) {
   return process_;
 }
 
+regions::ProbeTime Replay::probe_since_last(const Record& r) {
+  ProbeSoFar& last = probe_[{r.pid, r.tid}];
+  // A thread's values only grow; smaller ones are a new thread with the same id.
+  if (r.probe_ns < last.ns || r.probe_boundaries < last.boundaries) last = {};
+  regions::ProbeTime p{double(r.probe_ns - last.ns), double(r.probe_boundaries - last.boundaries) * untimed_ns_};
+  last = {r.probe_ns, r.probe_boundaries};
+  if (r.kind == RecordKind::ThreadExit) probe_.erase({r.pid, r.tid});
+  return p;
+}
+
 void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions) {
-  regions::Boundary b{r.pid, r.tid, r.sp, r.time_ns, this};
+  regions::Boundary b{r.pid, r.tid, r.sp, r.time_ns, this, probe_since_last(r)};
   take_snapshot(r);
   switch (r.kind) {
     case RecordKind::Enter:

@@ -4,6 +4,7 @@
 // snapshots carried by the record being replayed (its thread's own, and in scope=process the
 // process's).
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ class Replay : public regions::CountSource {
   // The group of an entered call from its return address (run --group-by caller); unset: none.
   using CallKey = std::function<std::string(regions::RegionId, int pid, uint64_t return_address)>;
   void key_calls(CallKey key) { call_key_ = std::move(key); }
+  // The cost of each boundary outside the agent's own clock reads, from its calibration
+  // (AgentTable::Calibration): added to the probe time the records measured.
+  void set_untimed_per_boundary(double ns) { untimed_ns_ = ns; }
 
   // regions::CountSource: the current record's snapshots. A thread's belongs to the record's
   // thread only: other threads read "not counted", as does a snapshot the record lacks.
@@ -35,6 +39,8 @@ class Replay : public regions::CountSource {
  private:
   void take_snapshot(const Record& r);
   void unknown_snapshot(regions::Tid tid);
+  // The probe time of r's thread since its previous record.
+  regions::ProbeTime probe_since_last(const Record& r);
   CounterValues unknown() const;
 
   regions::Tracker& tracker_;
@@ -42,6 +48,12 @@ class Replay : public regions::CountSource {
   CounterValues snapshot_, process_;
   regions::Tid snapshot_tid_ = 0;
   CallKey call_key_;
+  double untimed_ns_ = 0;
+  struct ProbeSoFar {
+    int64_t ns = 0;
+    uint64_t boundaries = 0;
+  };
+  std::map<std::pair<int, regions::Tid>, ProbeSoFar> probe_;  // per thread: its last record's
 };
 
 }  // namespace roofprof::preload

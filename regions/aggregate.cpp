@@ -41,6 +41,15 @@ std::map<ThreadNumber, ThreadPart> numbered(const std::map<std::pair<int, Tid>, 
   return out;
 }
 
+// What compensation subtracts from an instance of `duration_s`: its probes' time, never more than
+// the duration (a calibrated part can exceed what a short instance held), the parts in proportion.
+ProbeTime subtracted(const ProbeTime& probe, double duration_s) {
+  const double total = probe.total_ns();
+  if (!(total > 0) || !(duration_s > 0)) return {};
+  const double keep = std::min(1.0, duration_s * 1e9 / total);
+  return {probe.measured_ns * keep, probe.calibrated_ns * keep};
+}
+
 }  // namespace
 
 std::map<ThreadNumber, ThreadPart> Aggregate::thread_parts() const {
@@ -53,9 +62,13 @@ void Aggregator::add(const Instance& inst) {
   Last& l = last_;
   if (!l.aggregate || l.region != inst.region) l = Last{inst.region, &regions_[inst.region]};
   Aggregate& a = *l.aggregate;
-  double d = double(inst.end_ns - inst.begin_ns) * 1e-9;
+  const double measured = double(inst.end_ns - inst.begin_ns) * 1e-9;
+  const ProbeTime sub = subtracted(inst.probe, measured);
+  const double d = measured - sub.total_ns() * 1e-9;
   a.calls += 1;
   a.time_s += d;
+  a.time_measured_s += measured;
+  a.probe_subtracted += sub;
   a.durations_s.push_back(d);
   add_values(a.counter_totals, inst.counts);
   a.multiplexed |= inst.multiplexed;
@@ -94,6 +107,8 @@ void Aggregator::merge(const Aggregator& other) {
     Aggregate& a = regions_[id];
     a.calls += o.calls;
     a.time_s += o.time_s;
+    a.time_measured_s += o.time_measured_s;
+    a.probe_subtracted += o.probe_subtracted;
     a.durations_s.insert(a.durations_s.end(), o.durations_s.begin(), o.durations_s.end());
     add_values(a.counter_totals, o.counter_totals);
     a.multiplexed |= o.multiplexed;

@@ -33,8 +33,12 @@ using ThreadNumber = std::pair<int, int>;
 
 struct Aggregate {
   uint64_t calls = 0;
-  double time_s = 0;                   // sum of instance durations
-  std::vector<double> durations_s;     // one per instance, in completion order
+  // Sum of instance durations, less the probes' time inside each (Instance::probe, at most the
+  // instance's duration): compensated.
+  double time_s = 0;
+  std::vector<double> durations_s;     // one per instance, compensated, in completion order
+  double time_measured_s = 0;          // sum of instance durations as measured
+  ProbeTime probe_subtracted = {};     // what compensation took from time_measured_s, in ns
   std::vector<double> counter_totals;  // sums of instance deltas, backend event order
   bool multiplexed = false;
   std::set<Tid> thread_ids;       // threads that ran the region in the current run

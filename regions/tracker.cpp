@@ -69,6 +69,12 @@ CountSource* Tracker::source_of(const Boundary& b) const {
   return s;
 }
 
+const ProbeTime& Tracker::probe_of(const Boundary& b) {
+  ProbeTime& p = probe_[{b.pid, b.tid}];
+  p += b.probe;
+  return p;
+}
+
 size_t Tracker::open_count() const {
   size_t n = 0;
   for (const auto& [k, v] : open_) n += v.size();
@@ -76,11 +82,13 @@ size_t Tracker::open_count() const {
 }
 
 bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group) {
+  const ProbeTime probe = probe_of(b);
   std::vector<Open>& v = at({b.pid, b.tid});
   if (has_region(v, region)) return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
   const auto depth = uint32_t(v.size());
   v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth});
+  v.back().probe = probe;
   if (scope_ == Scope::Process) share_open(v.back(), b.pid, b.tid, src);
   return true;
 }
@@ -157,11 +165,14 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
   inst.reason = why;
   inst.group = std::move(o.group);
   inst.depth = o.depth;
+  auto p = probe_.find(key);
+  if (p != probe_.end()) inst.probe = p->second - o.probe;
   if (scope_ == Scope::Process) return share_close(std::move(inst), o.anchor, source, process);
   sink_(std::move(inst));
 }
 
 bool Tracker::span_stop(RegionId region, const Boundary& b) {
+  probe_of(b);
   const Key key{b.pid, b.tid};
   std::vector<Open>* v = find(key);
   if (!v) return false;
@@ -177,6 +188,7 @@ bool Tracker::span_stop(RegionId region, const Boundary& b) {
 }
 
 bool Tracker::stack_at(const Boundary& b, CloseReason why) {
+  probe_of(b);
   const Key key{b.pid, b.tid};
   std::vector<Open>* v = find(key);
   if (!v) return false;
@@ -197,16 +209,18 @@ bool Tracker::stack_at(const Boundary& b, CloseReason why) {
 }
 
 bool Tracker::thread_exit(const Boundary& b, CloseReason why) {
+  probe_of(b);
   const Key key{b.pid, b.tid};
   auto it = open_.find(key);
-  if (it == open_.end()) return false;
+  if (it == open_.end()) return probe_.erase(key), false;
   std::vector<Open> v = std::move(it->second);
   erase(it);  // the thread is gone
-  if (v.empty()) return false;
+  if (v.empty()) return probe_.erase(key), false;
   CountSource* src = source_of(b);
   CounterValues end = src->read_thread(b.pid, b.tid);
   ProcessRead process{src, b.pid, b.tid, end};
   for (size_t i = v.size(); i-- > 0;) close(key, std::move(v[i]), b.time_ns, src, end, why, process);
+  probe_.erase(key);
   return true;
 }
 

@@ -64,6 +64,20 @@ const char* to_string(CloseReason r);
 // Every reason other than Return and SpanStop is flagged in reports.
 inline bool is_abnormal(CloseReason r) { return r != CloseReason::Return && r != CloseReason::SpanStop; }
 
+// The probes' own time on a thread (docs/methodology.md, "What probes cost"): what their
+// boundaries measured of themselves, and what is added for their parts outside those
+// measurements (a calibrated cost per boundary).
+struct ProbeTime {
+  double measured_ns = 0;
+  double calibrated_ns = 0;
+  double total_ns() const { return measured_ns + calibrated_ns; }
+  ProbeTime& operator+=(const ProbeTime& o) {
+    measured_ns += o.measured_ns, calibrated_ns += o.calibrated_ns;
+    return *this;
+  }
+  ProbeTime operator-(const ProbeTime& o) const { return {measured_ns - o.measured_ns, calibrated_ns - o.calibrated_ns}; }
+};
+
 struct Instance {
   RegionId region = 0;
   int pid = 0;
@@ -83,6 +97,9 @@ struct Instance {
   // Scope=process: its own thread's counts were not measured (the thread had no counters);
   // `counts` then has 0 where they are unknown, and the work is in the first instance's `others`.
   bool own_unknown = false;
+  // The probes' time on its thread between its two boundaries (its own entry's part after the
+  // entry's timestamp, and every boundary of instances nested in it): compensation subtracts it.
+  ProbeTime probe = {};
 };
 
 // Reads cumulative counts. Called only when an instance opens or closes.
@@ -106,6 +123,9 @@ struct Boundary {
   uint64_t sp = 0;
   int64_t time_ns = 0;
   CountSource* counts = nullptr;
+  // The probes' time on the thread since the previous boundary its mechanism reported, all of it
+  // before time_ns.
+  ProbeTime probe = {};
 };
 
 class Tracker {
@@ -147,6 +167,7 @@ class Tracker {
     std::string group;
     uint32_t depth;
     bool anchor = false;  // scope=process: the region's first instance open in the process
+    ProbeTime probe = {};  // the thread's probe time when it opened
   };
   using Key = std::pair<int, Tid>;
   // Scope=process: one region's instances open in one process (see the header comment).
@@ -188,12 +209,15 @@ class Tracker {
   void share_open(Open& o, int pid, Tid tid, CountSource* src);
   void share_close(Instance&& inst, bool anchor, CountSource* source, ProcessRead& process);
   CountSource* source_of(const Boundary& b) const;
+  // Adds the boundary's probe time to its thread's; returns the thread's.
+  const ProbeTime& probe_of(const Boundary& b);
 
   CountSource* counts_ = nullptr;
   Sink sink_;
   Scope scope_ = Scope::Process;
   std::map<SharedKey, Shared> shared_;
   Threads open_;  // per thread, in order of opening
+  std::unordered_map<Key, ProbeTime, KeyHash> probe_;  // per thread: its probes' time so far
   // The thread of the last lookup (replayed records come in runs of one thread).
   Key last_key_{0, 0};
   std::vector<Open>* last_ = nullptr;

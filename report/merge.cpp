@@ -99,6 +99,7 @@ void add_region(RegionSum& sum, const Region& r) {
   add_bytes(s.bytes, r.bytes);
   add_to(s.instructions, r.instructions);
   if (r.probe_cost) *(s.probe_cost ? s.probe_cost : s.probe_cost.emplace()) += *r.probe_cost;
+  if (r.compensation) *(s.compensation ? s.compensation : s.compensation.emplace()) += *r.compensation;
   for (const auto& site : r.locations)
     if (std::find(s.locations.begin(), s.locations.end(), site) == s.locations.end())
       s.locations.push_back(site);
@@ -171,6 +172,7 @@ Merged merge(const std::vector<Input>& inputs) {
         s.region.flops_by_class.clear();
         s.region.counters_multiplexed = false;
         s.region.probe_cost.reset();
+        s.region.compensation.reset();
         s.region.per_thread.clear();  // threads of different runs are not one thread
         s.region.flops_other_threads.reset();
         s.region.balance.reset();

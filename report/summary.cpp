@@ -42,8 +42,12 @@ std::string region_heading(const result::Region& r) {
 std::string time_lines(const result::Region& r) {
   auto source = source_of(r, "time");
   if (!r.time_s) return quantity_line("not measured", "total time", "no native run timed the calls");
-  std::string out =
-      quantity_line(format_seconds(*r.time_s), "total time", backend_note(source, false));
+  std::string note = backend_note(source, false);
+  // Compensation worth a mention: 1 % of the measured time or more.
+  if (const auto& c = r.compensation; c && c->subtracted_s() >= 0.01 * c->time_measured_s)
+    note += fmt::format("{}compensated: {} measured less {} of in-process probes' own time", note.empty() ? "" : "; ",
+                        format_seconds(c->time_measured_s), format_seconds(c->subtracted_s()));
+  std::string out = quantity_line(format_seconds(*r.time_s), "total time", note);
   const auto& t = r.time_per_call_s;
   if (t && r.calls > 1)  // one call: the total says it all
     out += quantity_line(

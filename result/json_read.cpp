@@ -168,6 +168,11 @@ Region read_region(const JsonNode& n) {
     r.probe_cost = ProbeCost{c.member("ptrace_stops").count(), c.member("estimated_s").amount(),
                              c.member("stopped_at_s").amount_or_null()};
   }
+  if (n.has("compensation")) {  // optional member (absent: nothing subtracted)
+    JsonNode c = n.member("compensation");
+    r.compensation = Compensation{c.member("time_measured_s").amount(), c.member("measured_s").amount(),
+                                  c.member("calibrated_s").amount()};
+  }
   read_threads(n, r);
   return r;
 }

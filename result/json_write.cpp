@@ -175,6 +175,12 @@ J region_json(const Region& r, const std::string& where) {
   }
   if (!r.annotation.empty()) out["annotation"] = annotation_json<J>(r.annotation, where);  // optional member
   threads_json(out, r, where);
+  if (r.compensation) {  // optional member: absent when nothing was subtracted
+    const Compensation& c = *r.compensation;
+    out["compensation"] = J{{"time_measured_s", finite(c.time_measured_s, where + ".compensation.time_measured_s")},
+                            {"measured_s", finite(c.measured_s, where + ".compensation.measured_s")},
+                            {"calibrated_s", finite(c.calibrated_s, where + ".compensation.calibrated_s")}};
+  }
   if (r.probe_cost) {  // optional member: absent when the probes' cost was not significant
     const ProbeCost& c = *r.probe_cost;
     out["probe_cost"] = J{{"ptrace_stops", c.ptrace_stops},

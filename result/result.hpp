@@ -99,6 +99,21 @@ struct ProbeCost {
   }
 };
 
+// What compensation subtracted from a region's time (docs/methodology.md, "Compensation"): the
+// in-process probes' own time inside its instances, its own boundaries' parts and those of every
+// region measured inside it. Optional member of schema 1: present when something was subtracted.
+struct Compensation {
+  double time_measured_s = 0;  // the instances' time as measured; time_s is this less the two below
+  double measured_s = 0;       // the probes' time that their boundaries measured
+  double calibrated_s = 0;     // their parts outside those measurements, from the calibration
+  bool operator==(const Compensation&) const = default;
+  double subtracted_s() const { return measured_s + calibrated_s; }
+  Compensation& operator+=(const Compensation& c) {
+    time_measured_s += c.time_measured_s, measured_s += c.measured_s, calibrated_s += c.calibrated_s;
+    return *this;
+  }
+};
+
 // One instruction of a function region with its counts from the emulated run (run --annotate;
 // roofprof annotate shows them by source line).
 struct AnnotatedInstruction {
@@ -144,6 +159,7 @@ struct Region {
   // empty; optional member of schema 1).
   std::vector<Group> groups;
   std::optional<ProbeCost> probe_cost;  // written only when present
+  std::optional<Compensation> compensation;  // written only when present
   // Threads (optional members of schema 1): each thread's part, written when two or more threads
   // called the region; the work of threads without a call of it while it was open (scope=process;
   // null: none measured); the spread over the threads.

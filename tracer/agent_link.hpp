@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -55,6 +56,12 @@ class AgentLink {
   virtual size_t drain_exiting(pid_t tgid) = 0;
   // The program roofprof started ended (reaped) at `end_ns`, killed by `term_signal` (0: it exited).
   virtual void root_ended(pid_t pid, int64_t end_ns, int term_signal) = 0;
+  // What the agent's probes of each region have cost the program so far, in ns of its threads'
+  // time (their calls replayed so far, each at the cost its calibration measured for a call
+  // with or without counters): the probe budget's share of the in-process mechanisms.
+  virtual std::map<regions::RegionId, double> probe_cost_ns() const = 0;
+  // The agent no longer probes `region` (the probe budget): no new instance of it opens.
+  virtual void stop_probing(regions::RegionId region) = 0;
 };
 
 }  // namespace roofprof::tracer

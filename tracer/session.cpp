@@ -243,10 +243,10 @@ void Session::loop() {
     int status = 0;
     pid_t tid = 0;
     if (!wait_for_stop(tid, status)) break;  // ECHILD: nothing left to trace
+    limit_probe_inflation();  // every 50 ms at most: in-process probes cost without stops
     if (tid == 0) continue;
     ++stops_seen_;
     dispatch(tid, WaitStatus(status));
-    limit_probe_inflation();
   }
 }
 

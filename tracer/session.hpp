@@ -56,6 +56,13 @@ struct SessionOptions {
   // The in-process agent counts software events without their kernel side (an unprivileged
   // user at perf_event_paranoid >= 2), as the tracer's backend does.
   bool agent_user_level = false;
+  // The in-process agent reads counters only on regions whose calls last this many times what
+  // the counters add to a call (docs/preload.md, "What a boundary costs"); 0: on every call.
+  uint32_t agent_cheap_factor = 0;
+  // Regions a survey chose (run --regions-from) that the in-process agent stops probing when
+  // their calls are shorter than agent_skip_factor times what its probe costs a call.
+  std::set<regions::RegionId> agent_skip_if_frequent;
+  double agent_skip_factor = 0;
   // Combined mode: the in-process agent measures the sites it takes (not owned).
   AgentLink* agent = nullptr;
   // The environment of the launched program, called in the child after fork (null: ours).

@@ -120,15 +120,19 @@ void Session::limit_probe_inflation() {
   next_cost_check_ns_ = now + kCheckEveryNs;
   const int64_t wall = now - start_ns_;
   const int64_t cost = stop_cost_ns();
-  if (wall < kMinWallNs || cost == 0) return;
+  if (wall < kMinWallNs || (cost == 0 && !opts_.agent)) return;
   size_t threads = 0;
   for (const auto& [tgid, g] : groups_)
     if (g->measured) threads += g->tasks.size();
   const double spread = double(std::max<size_t>(threads, 1));
+  // Every mechanism's cost, per region: breakpoints' stops, and the in-process agent's calls.
+  std::map<regions::RegionId, double> region_cost;
+  if (opts_.agent) region_cost = opts_.agent->probe_cost_ns();
+  for (const auto& [region, stops] : probe_stops_) region_cost[region] += double(stops) * double(cost);
   double total = 0, active = 0;
   std::vector<std::pair<double, regions::RegionId>> by_cost;
-  for (const auto& [region, stops] : probe_stops_) {
-    const double c = double(stops) * double(cost) / spread;
+  for (const auto& [region, ns] : region_cost) {
+    const double c = ns / spread;
     total += c;
     if (probing_stopped(region)) continue;
     active += c;
@@ -155,14 +159,16 @@ void Session::stop_probing(regions::RegionId region, int64_t wall_ns, double cos
     }
     g->suspended_starts.erase(region);
   }
+  if (opts_.agent) opts_.agent->stop_probing(region);
   const uint64_t stops = probe_stops_[region];
   outcome_.probe_costs[region] = result::ProbeCost{stops, cost_s, double(wall_ns) * 1e-9};
   std::string w = fmt::format(
-      "region '{}': probing stopped {:.2f} s into the run: its probes had made {} ptrace stops, about {:.2f} s "
-      "(estimated from measured stops), and would make the run more than {:.0f}x slower than without them; its "
-      "calls after that are not counted (for every call: a span around the loop that calls it, --backend emul, or "
-      "--max-probe-slowdown 0)",
-      planner_.regions().at(region).name, double(wall_ns) * 1e-9, stops, cost_s, opts_.max_probe_slowdown);
+      "region '{}': probing stopped {:.2f} s into the run: its probes had cost about {:.2f} s ({} ptrace stops{}), "
+      "and would make the run more than {:.0f}x slower than without them; its calls after that are not counted "
+      "(for every call: a span around the loop that calls it, --backend emul, or --max-probe-slowdown 0)",
+      planner_.regions().at(region).name, double(wall_ns) * 1e-9, cost_s, stops,
+      opts_.agent ? " and in-process calls at their calibrated cost" : ", estimated from measured stops",
+      opts_.max_probe_slowdown);
   std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
   outcome_.warnings.push_back(std::move(w));
 }

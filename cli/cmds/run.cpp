@@ -1,6 +1,7 @@
 // roofprof run: trace a program (or attach to one) and measure regions.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
@@ -40,6 +41,15 @@
 namespace roofprof::cli {
 
 namespace {
+
+// Counters are read on a region's boundaries when its calls last at least this many times what
+// the counters add to a call (docs/preload.md, "What a boundary costs"): below, the two reads
+// would be more than 2 % of each call.
+constexpr uint32_t kCheapCountersFactor = 50;
+// A region a survey chose (--regions-from) whose calls last less than this many times what its
+// in-process probe costs a call is no longer probed after its first calls: the probe would be a
+// third of its time or more, and more in the regions around it.
+constexpr double kSurveySkipFactor = 2;
 
 struct RunOptions {
   std::vector<std::string> regions;
@@ -329,6 +339,8 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   so.max_probe_slowdown = o.max_probe_slowdown;
   so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
   so.agent_user_level = m.counting.user_level;
+  // Counters only where they are cheap, unless the user asked for events (docs/preload.md).
+  if (o.events.empty()) so.agent_cheap_factor = kCheapCountersFactor;
   if (!o.quiet) {
     // Said once the regions resolved, so that bad input gets exactly one line.
     so.on_ready = [choice = m.plan.counting, notes = m.counting.notes] {
@@ -378,9 +390,12 @@ int run(const RunOptions& o) {
   std::vector<regions::RegionSpec> specs;
   for (const auto& r : o.regions) specs.push_back(regions::parse_region(r));
   for (const auto& s : o.spans) specs.push_back(regions::parse_span(s));
+  std::set<std::string> from_survey;  // region names a survey chose and the user did not give
   if (!o.regions_from.empty())
-    for (const auto& name : survey::regions_from(result::read_file(o.regions_from), o.regions_from))
+    for (const auto& name : survey::regions_from(result::read_file(o.regions_from), o.regions_from)) {
       specs.push_back(regions::parse_region(name));
+      if (std::find(o.regions.begin(), o.regions.end(), name) == o.regions.end()) from_survey.insert(name);
+    }
   if (specs.empty())
     throw UserError("no region given: add --region FUNCTION, --span NAME=START..STOP or --regions-from SURVEY "
                     "(see roofprof run --help)");
@@ -410,6 +425,9 @@ int run(const RunOptions& o) {
     throw UserError("--group-by " + o.group_by + ": with --no-ptrace the in-process agent records the caller "
                     "only (caller or caller:1); deeper paths are unwound at breakpoints");
   tracer::SessionOptions so = session_options(o, m, groups);
+  for (size_t id = 0; id < planner.regions().size(); ++id)
+    if (from_survey.count(planner.regions()[id].spec)) so.agent_skip_if_frequent.insert(regions::RegionId(id));
+  so.agent_skip_factor = kSurveySkipFactor;
   // --cache-state cold outside emulation: the tracer evicts from this process at each
   // outermost region entry; the in-process agent evicts in the program (agent_settings passes
   // the size in its environment). The emulated run empties its simulated caches instead.

@@ -83,6 +83,9 @@ struct rp_agent {
   uint64_t ring_mask;
   uint64_t record_bytes; /* RP_RECORD_BYTES(n_events, scope, callers) */
   char *table;
+  struct rp_region_state *states; /* in the file: shared with roofprof (record_format.h) */
+  uint32_t cheap_factor;          /* ROOFPROF_AGENT_CHEAP_FACTOR (record_format.h, header) */
+  int calibrating_clock_only;     /* calibrate.c: its second loop reads no counters */
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */
   pthread_mutex_t lock;
@@ -114,6 +117,7 @@ struct rp_frame {
   uint64_t ret;    /* the original return address */
   uint32_t region;
   uint32_t flags;  /* RP_FRAME_* */
+  int64_t begin_ns; /* its entry record's time (counters only where cheap) */
 };
 #define RP_FRAME_SILENT 0x1u   /* opened in the parent before fork: return without a record */
 #define RP_FRAME_RESTORED 0x2u /* the original return address is back in the slot (unwinding) */
@@ -131,6 +135,15 @@ struct rp_thread {
    * while the process had one thread (rp_thread_leave_solo) */
   int has_offset;
   uint64_t own_offset[RP_MAX_EVENTS];
+  /* The probe's own time on this thread (record_format.h, probe_ns): the sum of its boundaries'
+   * timed parts, the clock read where the boundary in progress began (0: none in progress), and
+   * the boundaries counted so far. */
+  int64_t probe_ns;
+  int64_t boundary_start;
+  uint64_t probe_boundaries;
+  /* the record being written reads no counters: every region it opens or closes is clock-only */
+  int clock_only;
+  int64_t record_ns; /* the time of the thread's last record */
   /* regions of frames popped since the thread's last record (share.c): its next record closes them */
   uint32_t n_closing;
   uint32_t closing[RP_MAX_DEPTH];
@@ -175,6 +188,8 @@ RP_HIDDEN void rp_thread_after_fork_child(void);
 RP_HIDDEN void rp_thread_restore_all(uint64_t sp);
 RP_HIDDEN void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest);
 RP_HIDDEN void rp_thread_exiting(void);
+/* The calling thread's probe time so far (rp_thread.probe_ns; 0 without agent state). */
+RP_HIDDEN int64_t rp_thread_probe_ns(void);
 /* Before the process's second thread starts (pthread_create): the calling thread's own counts
  * from now on continue the process's it reported until now. */
 RP_HIDDEN void rp_thread_leave_solo(void);

@@ -16,7 +16,10 @@
  *                              no perf counters
  *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr
  *   ROOFPROF_AGENT_SITES       1: hook only the functions listed in DIR/PID.sites (combined mode)
- *   ROOFPROF_AGENT_CALLERS     1: entry records carry the call's return address (--group-by caller) */
+ *   ROOFPROF_AGENT_CALLERS     1: entry records carry the call's return address (--group-by caller)
+ *   ROOFPROF_AGENT_CHEAP_FACTOR counters only on regions whose calls last this many times what
+ *                              the counters add to a call or more (record_format.h); 0 or
+ *                              unset: counters on every call */
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +90,8 @@ int rp_config_read(void) {
   rp.evict_bytes = evict > 0 ? (size_t)evict : 0;
   rp.sites_only = env_long("ROOFPROF_AGENT_SITES", 0) != 0;
   rp.callers = env_long("ROOFPROF_AGENT_CALLERS", 0) != 0;
+  long cheap = env_long("ROOFPROF_AGENT_CHEAP_FACTOR", 0);
+  rp.cheap_factor = cheap > 0 && cheap < 1000000 ? (uint32_t)cheap : 0;
   rp.user_level = env_long("ROOFPROF_AGENT_USER_LEVEL", 0) != 0;
   rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
   rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);

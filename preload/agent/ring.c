@@ -13,7 +13,8 @@
 #include "preload/agent/agent.h"
 
 int rp_file_create(pid_t ppid) {
-  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + rp.ring_slots * RP_RECORD_BYTES(rp.n_events, rp.scope, rp.callers);
+  size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + RP_STATES_BYTES +
+                 rp.ring_slots * RP_RECORD_BYTES(rp.n_events, rp.scope, rp.callers);
   char tmp[PATH_MAX + 64], final[PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s/%d.tmp", rp.dir, (int)rp.pid);
   int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -41,7 +42,9 @@ int rp_file_create(pid_t ppid) {
   h->callers = rp.callers ? 1u : 0u;
   h->table_offset = RP_HEADER_BYTES;
   h->table_bytes = RP_TABLE_BYTES;
-  h->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
+  h->states_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
+  h->ring_offset = h->states_offset + RP_STATES_BYTES;
+  h->cheap_factor = rp.cheap_factor;
   h->capacity = rp.ring_slots;
   h->pid = rp.pid;
   h->ppid = ppid;
@@ -74,6 +77,7 @@ int rp_file_create(pid_t ppid) {
   rp.file_bytes = bytes;
   rp.table = (char *)m + RP_HEADER_BYTES;
   rp.ring = (char *)m + h->ring_offset;
+  rp.states = (struct rp_region_state *)((char *)m + h->states_offset);
   rp.record_bytes = h->record_bytes;
   rp.ring_mask = rp.ring_slots - 1;
   return 0;
@@ -85,6 +89,7 @@ void rp_file_drop_parent(void) {
   rp.file = NULL;
   rp.table = NULL;
   rp.ring = NULL;
+  rp.states = NULL;
 }
 
 void rp_table_line(const char *fmt, ...) {
@@ -144,7 +149,8 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   int have_counts = 0, have_process = 0;
   if (kind != RP_ENTER && now == 0) now = rp_now_ns();
   const int solo = rp.solo; /* one thread: its counts are the process's (agent.h) */
-  if (rp.n_events) {
+  const int counted = rp.n_events && !t->clock_only; /* clock only: rp_thread.clock_only */
+  if (counted) {
     have_counts = solo ? rp_counters_read_process(counts) : rp_counters_read(t->fd, counts);
     if (have_counts && !solo && t->has_offset)
       for (int i = 0; i < rp.n_events; ++i) counts[i] += t->own_offset[i];
@@ -155,7 +161,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
      * in ring order: under the lock that orders the open counts and the slots. */
     rp_share_lock(kind == RP_PROCESS_EXIT);
     pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
-    if (rp_share_apply(t, kind, region)) {
+    if (rp_share_apply(t, kind, region) && counted) {
       if (solo) {
         have_process = have_counts;
         memcpy(process, counts, sizeof process);
@@ -189,7 +195,9 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   if (rp.callers) /* the return address, before the exit stub replaces it */
     s->counts[n_values] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
   if (kind == RP_ENTER) now = rp_now_ns();
-  s->time_ns = now;
+  s->time_ns = t->record_ns = now;
+  s->probe_ns = t->probe_ns + (t->boundary_start ? now - t->boundary_start : 0);
+  s->probe_boundaries = t->probe_boundaries;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
 }
 

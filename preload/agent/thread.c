@@ -70,6 +70,36 @@ static void drop_below(struct rp_thread *t, uint64_t *slot, int emit) {
   if (closed && emit) rp_emit(t, RP_STACK_AT, RP_REASON_UNWOUND, 0, (uint64_t)slot);
 }
 
+/* The boundary in progress on `t` ends: its time from its first clock read on is the probe's. */
+static void boundary_end(struct rp_thread *t) {
+  if (!t->boundary_start) return;
+  t->probe_ns += rp_now_ns() - t->boundary_start;
+  t->boundary_start = 0;
+}
+
+/* Counters only where cheap: the first RP_STATE_SAMPLE calls of a region are timed (from its
+ * entry record's time to its return's); if their mean is shorter than cheap_factor times what the counters add to
+ * a call, the region's boundaries read the clock alone from then on (record_format.h). */
+static void sample_call(uint32_t region, int64_t ns) {
+  struct rp_region_state *st = rp_region_state_of(rp.states, region);
+  if (!st || __atomic_load_n(&st->timed_calls, __ATOMIC_RELAXED) >= RP_STATE_SAMPLE) return;
+  const int64_t sum = __atomic_add_fetch(&st->timed_ns, ns, __ATOMIC_RELAXED);
+  if (__atomic_add_fetch(&st->timed_calls, 1, __ATOMIC_RELAXED) != RP_STATE_SAMPLE) return;
+  const int64_t counters_ns = __atomic_load_n(&rp.file->counter_call_ns, __ATOMIC_RELAXED);
+  if (rp.cheap_factor && rp.n_events && counters_ns && sum < (int64_t)RP_STATE_SAMPLE * rp.cheap_factor * counters_ns)
+    __atomic_fetch_or(&st->flags, RP_STATE_CLOCK_ONLY, __ATOMIC_RELAXED);
+}
+
+/* Whether every region that frames lo..hi (or the entry of `region`) stand for is clock-only. */
+static int all_clock_only(const struct rp_frame *frames, int lo, int hi) {
+  for (int k = lo; k <= hi; ++k) {
+    if (frames[k].flags & RP_FRAME_SILENT) continue;
+    struct rp_region_state *st = rp_region_state_of(rp.states, frames[k].region);
+    if (!st || !(__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & RP_STATE_CLOCK_ONLY)) return 0;
+  }
+  return 1;
+}
+
 /* Entry of a recorded call of `region`: `slot` holds the return address; returns `target`,
  * where the call goes on. */
 static void *enter(uint32_t region, void *target, uint64_t *slot) {
@@ -81,6 +111,9 @@ static void *enter(uint32_t region, void *target, uint64_t *slot) {
     __atomic_fetch_add(&rp.file->reentered, 1, __ATOMIC_RELAXED);
     return target;
   }
+  struct rp_region_state *st = rp_region_state_of(rp.states, region);
+  const uint32_t state = st ? __atomic_load_n(&st->flags, __ATOMIC_RELAXED) : 0;
+  if (state & RP_STATE_OFF) return target; /* roofprof stopped probing it (the probe budget) */
   t->busy = (uintptr_t)slot;
   drop_below(t, slot, 1);
   for (uint32_t i = 0; i < t->depth; ++i) {
@@ -95,14 +128,20 @@ static void *enter(uint32_t region, void *target, uint64_t *slot) {
     return target;
   }
   if (rp.evict_buf && t->depth == 0) rp_evict(); /* cold: before the entry's time and counts */
+  if (!rp.emul) t->boundary_start = rp_now_ns();
   struct rp_frame *f = &t->frames[t->depth];
   f->slot = slot;
   f->ret = *slot;
   f->region = region;
   f->flags = 0;
   t->depth++;
+  t->probe_boundaries++; /* the entry's untimed rest lies after its record */
+  t->clock_only = (state & RP_STATE_CLOCK_ONLY) || rp.calibrating_clock_only;
   rp_emit(t, RP_ENTER, RP_REASON_RETURN, region, (uint64_t)slot);
+  t->clock_only = 0;
+  f->begin_ns = t->record_ns; /* the instance's start, as roofprof sees it */
   *slot = (uint64_t)(uintptr_t)rp_exit_stub;
+  boundary_end(t);
   t->busy = 0;
   return target;
 }
@@ -140,13 +179,31 @@ RP_HIDDEN void *rp_on_exit(uint64_t sp) {
   uint64_t ret = t->frames[lo].ret;
   int silent = 1;
   for (int k = lo; k <= i; ++k) silent &= (t->frames[k].flags & RP_FRAME_SILENT) != 0;
+  int clock_only = 0;
+  if (!silent && rp.file && !rp.emul) {
+    for (int k = lo; k <= i; ++k)
+      if (!(t->frames[k].flags & RP_FRAME_SILENT)) sample_call(t->frames[k].region, now - t->frames[k].begin_ns);
+    clock_only = all_clock_only(t->frames, lo, i) || rp.calibrating_clock_only;
+  }
   for (int k = lo; k <= i; ++k) closing(t, &t->frames[k]);
   uint32_t above = t->depth - 1 - (uint32_t)i;
   if (above) memcpy(&t->frames[lo], &t->frames[i + 1], above * sizeof(struct rp_frame));
   t->depth -= (uint32_t)(i - lo + 1);
-  if (!silent && rp.active && !sandboxed && own && !t->exited) rp_emit_at(t, RP_STACK_AT, RP_REASON_RETURN, 0, sp, now);
+  if (!silent && rp.active && !sandboxed && own && !t->exited) {
+    t->boundary_start = now;
+    t->clock_only = clock_only;
+    rp_emit_at(t, RP_STACK_AT, RP_REASON_RETURN, 0, sp, now);
+    t->clock_only = 0;
+    t->probe_boundaries++; /* the exit's untimed part came before its record */
+    boundary_end(t);
+  }
   if (own) t->busy = 0;
   return (void *)ret;
+}
+
+int64_t rp_thread_probe_ns(void) {
+  struct rp_thread *t = self;
+  return t == NULL || t == RP_THREAD_GONE ? 0 : t->probe_ns;
 }
 
 void rp_thread_restore_all(uint64_t sp) {

@@ -34,14 +34,17 @@ TEST(AgentTable, ParsesEveryKindOfLine) {
 }
 
 TEST(AgentTable, CalibrationLine) {
-  AgentTable t = parse_table("M 1 400000 /bin/app\nC 256 151296\n");
+  AgentTable t = parse_table("M 1 400000 /bin/app\nC 256 151296 100096 60000\n");
   ASSERT_TRUE(t.calibration);
   EXPECT_EQ(t.calibration->calls, 256u);
   EXPECT_EQ(t.calibration->ns, 151296u);
+  EXPECT_EQ(t.calibration->timed, 100096u);
+  EXPECT_EQ(t.calibration->clock_only_ns, 60000u);
+  EXPECT_DOUBLE_EQ(t.calibration->untimed_per_boundary_ns(), 100.0);  // 51200 ns over 512 boundaries
   EXPECT_TRUE(t.warnings.empty());
-  AgentTable bad = parse_table("C 0 5\nC 12\nC 1 x\n");
+  AgentTable bad = parse_table("C 0 5 1 1\nC 12\nC 1 x 1 1\nC 1 5 3\nC 1 5 3 2 1\n");
   EXPECT_FALSE(bad.calibration);
-  EXPECT_EQ(bad.warnings.size(), 3u);
+  EXPECT_EQ(bad.warnings.size(), 5u);
 }
 
 TEST(AgentTable, PartialLastLineWaitsForTheRest) {

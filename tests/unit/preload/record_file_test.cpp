@@ -17,13 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A record file written in place, as the agent would: header, table, ring.
+// A record file written in place, as the agent would: header, table, region states, ring.
 class FakeAgentFile {
  public:
   FakeAgentFile(uint64_t capacity, uint32_t n_events, uint32_t callers = 0) {
     path_ = (fs::temp_directory_path() / ("roofprof-rf-" + std::to_string(::getpid()) + "-" +
                                           std::to_string(counter()++) + RP_FILE_SUFFIX)).string();
-    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + capacity * RP_RECORD_BYTES(n_events, RP_SCOPE_THREAD, callers);
+    bytes_ = RP_HEADER_BYTES + RP_TABLE_BYTES + RP_STATES_BYTES +
+             capacity * RP_RECORD_BYTES(n_events, RP_SCOPE_THREAD, callers);
     int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(::ftruncate(fd, off_t(bytes_)), 0);
@@ -36,7 +37,8 @@ class FakeAgentFile {
     h_->callers = callers;
     h_->table_offset = RP_HEADER_BYTES;
     h_->table_bytes = RP_TABLE_BYTES;
-    h_->ring_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
+    h_->states_offset = RP_HEADER_BYTES + RP_TABLE_BYTES;
+    h_->ring_offset = h_->states_offset + RP_STATES_BYTES;
     h_->capacity = capacity;
     h_->pid = 4242;
     h_->ppid = 1;

@@ -189,3 +189,36 @@ TEST(Replay, RecordWithoutCountsGivesUnknownDeltas) {
 
 }  // namespace
 }  // namespace roofprof::preload
+
+namespace roofprof::preload {
+namespace {
+
+Record probed(Record r, int64_t probe_ns, uint64_t boundaries) {
+  r.probe_ns = probe_ns;
+  r.probe_boundaries = boundaries;
+  return r;
+}
+
+// The records' cumulative probe time becomes each instance's: the measured part between its
+// records, and the boundaries between them at the calibration's untimed cost each. A thread id
+// seen again with smaller values is a new thread.
+TEST(Replay, ProbeTimeBetweenAnInstancesRecordsIsItsProbeTime) {
+  Fixture f(regions::Scope::Thread);
+  f.replay.set_untimed_per_boundary(10);
+  f.replay.feed(probed(rec(RecordKind::Enter, 7, 0x1000, 100, {1, 1}), 40, 1), {4});     // outer
+  f.replay.feed(probed(rec(RecordKind::Enter, 7, 0x0f00, 200, {2, 2}), 140, 2), {5});    // inner
+  f.replay.feed(probed(rec(RecordKind::StackAt, 7, 0x0f08, 300, {3, 3}), 170, 2), {});   // inner returns
+  f.replay.feed(probed(rec(RecordKind::StackAt, 7, 0x1008, 900, {4, 4}), 260, 3), {});   // outer returns
+  ASSERT_EQ(f.out.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.out[0].probe.measured_ns, 30);     // 170 - 140
+  EXPECT_DOUBLE_EQ(f.out[0].probe.calibrated_ns, 0);    // no boundary counted between them
+  EXPECT_DOUBLE_EQ(f.out[1].probe.measured_ns, 220);    // 260 - 40
+  EXPECT_DOUBLE_EQ(f.out[1].probe.calibrated_ns, 20);   // 2 boundaries x 10 ns
+  f.replay.feed(probed(rec(RecordKind::Enter, 7, 0x1000, 1000, {5, 5}), 8, 1), {4});   // a new thread 7
+  f.replay.feed(probed(rec(RecordKind::StackAt, 7, 0x1008, 1100, {6, 6}), 12, 1), {});
+  ASSERT_EQ(f.out.size(), 3u);
+  EXPECT_DOUBLE_EQ(f.out[2].probe.measured_ns, 4);
+}
+
+}  // namespace
+}  // namespace roofprof::preload

@@ -41,6 +41,32 @@ TEST(Aggregator, SumsCallsTimesCountersThreadsAndReasons) {
   EXPECT_EQ(a.regions().at(1).threads(), 2u);  // the larger run's threads, not 3
 }
 
+// Compensation: an instance's probe time comes off its duration (per call and in total), never
+// more than the duration; the measured time and both parts are kept, and merge adds them up.
+TEST(Aggregator, CompensationSubtractsTheProbeTimeUpToTheDuration) {
+  Aggregator a;
+  Instance i{1, 100, 7, 0, 1'000, {}, false, CloseReason::Return};
+  i.probe = ProbeTime{300, 100};  // 400 of 1000 ns
+  a.add(i);
+  Instance short_one{1, 100, 7, 2'000, 2'100, {}, false, CloseReason::Return};
+  short_one.probe = ProbeTime{150, 50};  // 200 ns in a 100 ns instance: 100 at most, in proportion
+  a.add(short_one);
+  const auto& r = a.regions().at(1);
+  EXPECT_DOUBLE_EQ(r.time_measured_s, 1100e-9);
+  EXPECT_NEAR(r.time_s, 600e-9, 1e-18);
+  EXPECT_NEAR(r.probe_subtracted.measured_ns, 300 + 75, 1e-9);
+  EXPECT_NEAR(r.probe_subtracted.calibrated_ns, 100 + 25, 1e-9);
+  ASSERT_EQ(r.durations_s.size(), 2u);
+  EXPECT_NEAR(r.durations_s[0], 600e-9, 1e-18);
+  EXPECT_NEAR(r.durations_s[1], 0.0, 1e-18);
+  EXPECT_NEAR(r.thread_parts().begin()->second.time_s, 600e-9, 1e-18);
+  Aggregator b;
+  b.add(i);
+  a.merge(b);
+  EXPECT_NEAR(a.regions().at(1).time_measured_s, 2100e-9, 1e-18);
+  EXPECT_NEAR(a.regions().at(1).probe_subtracted.measured_ns, 675, 1e-9);
+}
+
 // Instances of one region, thread and reason in a row, then each of them changing, and back:
 // every thread, process and reason is counted whatever the order.
 TEST(Aggregator, RunsAndChangesOfRegionThreadProcessAndReason) {

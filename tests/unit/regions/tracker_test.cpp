@@ -405,3 +405,52 @@ TEST_F(Shared, BoundaryWithoutSourceIsAProgrammingError) {
 
 }  // namespace
 }  // namespace roofprof::regions
+
+
+namespace roofprof::regions {
+namespace {
+
+// Compensation: each boundary brings the probe time its thread had since the thread's previous
+// boundary; an instance gets what its thread had between its two boundaries, nested regions'
+// boundaries included, and other threads' probe time not.
+TEST_F(Fixture, AnInstanceGetsItsThreadsProbeTimeBetweenItsBoundaries) {
+  auto probed = [&](Tid tid, uint64_t sp, int64_t t, double measured, double calibrated) {
+    Boundary b = at(tid, sp, t);
+    b.probe = ProbeTime{measured, calibrated};
+    return b;
+  };
+  EXPECT_TRUE(tracker.enter(1, probed(7, 1000, 10, 5, 1)));        // before the outer opens: not its
+  EXPECT_TRUE(tracker.enter(2, probed(7, 900, 20, 30, 2)));        // outer's entry rest + inner's entry
+  EXPECT_TRUE(tracker.enter(3, probed(8, 900, 21, 1000, 100)));    // another thread: not the outer's
+  EXPECT_TRUE(tracker.stack_at(probed(7, 908, 30, 7, 3), CloseReason::Return));  // inner returns
+  EXPECT_TRUE(tracker.stack_at(probed(7, 1008, 40, 11, 4), CloseReason::Return));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].region, 2u);  // inner: its own entry's rest and its return's start
+  EXPECT_DOUBLE_EQ(out[0].probe.measured_ns, 7.0);
+  EXPECT_DOUBLE_EQ(out[0].probe.calibrated_ns, 3.0);
+  EXPECT_EQ(out[1].region, 1u);
+  EXPECT_DOUBLE_EQ(out[1].probe.measured_ns, 30.0 + 7 + 11);
+  EXPECT_DOUBLE_EQ(out[1].probe.calibrated_ns, 2.0 + 3 + 4);
+  EXPECT_TRUE(tracker.stack_at(probed(8, 1008, 50, 0, 0), CloseReason::Return));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_DOUBLE_EQ(out[2].probe.measured_ns, 0.0);  // thread 8's probe time before its entry is not its
+}
+
+// A thread that exits starts again from nothing: a new thread with its id has its own probe time.
+TEST_F(Fixture, ProbeTimeIsForgottenWhenItsThreadExits) {
+  Boundary b = at(7, 1000, 1);
+  b.probe = ProbeTime{500, 0};
+  EXPECT_TRUE(tracker.enter(1, b));
+  EXPECT_TRUE(tracker.thread_exit(at(7, 0, 2), CloseReason::ThreadExit));
+  Boundary again = at(7, 1000, 3);
+  again.probe = ProbeTime{4, 0};
+  EXPECT_TRUE(tracker.enter(1, again));
+  Boundary ret = at(7, 1008, 5);
+  ret.probe = ProbeTime{6, 0};
+  EXPECT_TRUE(tracker.stack_at(ret, CloseReason::Return));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_DOUBLE_EQ(out[1].probe.measured_ns, 6.0);
+}
+
+}  // namespace
+}  // namespace roofprof::regions
