@@ -34,7 +34,9 @@ std::vector<std::string> group_plan_notes(const GroupPlan& plan, const std::vect
         "the kernel rotates them (multiplexed, scaled); {} gives W's events one group that is never rotated out",
         f->needed, f->perf_pmu.empty() ? "core" : f->perf_pmu, f->usable,
         nmi_watchdog ? " beside the NMI watchdog" : "",
-        watchdog_is_enough ? "`sudo sysctl -w kernel.nmi_watchdog=0`" : "turning Hyper-Threading off (8 counters per core)"));
+        watchdog_is_enough ? "`sudo sysctl -w kernel.nmi_watchdog=0`"
+                           : "more counters per hardware thread (Hyper-Threading off doubles the 4 of Intel cores "
+                             "up to Cascade Lake)"));
   }
   for (size_t i : plan.left_out)
     notes.push_back(fmt::format("event {} not counted: W's pinned group holds every counter of the {} PMU",
@@ -125,6 +127,7 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
       rc.w_pinned_whole = plan.w_whole();
       parts.push_back(make_perf_hardware_backend(hw.events, limits, perf_system().sysfs_root(), w_ids));
       rc.event_set = &set;
+      rc.catalog = caps.catalog;
     }
   }
   if (parts.empty()) rc.backend = make_null_backend();

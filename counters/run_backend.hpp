@@ -22,7 +22,8 @@ namespace roofprof::counters {
 
 struct RunCounting {
   std::unique_ptr<Backend> backend;
-  const EventSet* event_set = nullptr;  // set when hardware events are counted
+  const EventSet* event_set = nullptr;  // set when hardware events are counted; points into `catalog`
+  Catalog catalog;                      // keeps a user event set alive as long as the counting
   bool user_level = false;              // software events without their kernel side (unprivileged)
   std::vector<std::string> notes;       // for the user and the result's warnings: user-level counting,
                                         // events dropped and why, the NMI watchdog, W's group

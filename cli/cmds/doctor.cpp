@@ -1,5 +1,5 @@
 // roofprof doctor: what this machine lets roofprof measure, why not, and how to fix it.
-// Always exits 0: it reports, it does not fail.
+// Exits 0: it reports, it does not fail (a bad user event set or --event-dir is a UserError, exit 2).
 #include <cstdio>
 #include <memory>
 #include <string>

@@ -120,7 +120,7 @@ TEST(Events, BadUserFileIsOneLineWithFileAndLineAndExitTwo) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"events", "--list", "--event-dir", sb.path("bad").string()},
         std::vector<std::string>{"doctor", "--event-dir", sb.path("bad").string()},
-        std::vector<std::string>{"run", "--event-dir", sb.path("bad").string(), "--", "/bin/true"}}) {
+        std::vector<std::string>{"run", "--event-dir", sb.path("bad").string(), "--region", "main", "--", "/bin/true"}}) {
     const RunResult r = sb.roofprof(args, isolated(sb));
     EXPECT_EQ(r.exit_code(), 2) << args[0] << "\n" << r.diag();
     EXPECT_NE(r.err.find(sb.path("bad/broken.txt").string() + ":4: model range '0x99-0x90' ends before it starts"),

@@ -242,8 +242,9 @@ TEST(RunPath, WThatCannotFitSaysItIsAnEstimateAndHow) {
   const std::string out = plan_of("skx", "cpu GenuineIntel 6 0x55\ncounters 4\nkernel nmi_watchdog 1\n");
   EXPECT_EQ(out.substr(0, out.find('\n')), "whole=false pinned= groups=3") << out;
   EXPECT_NE(out.find("\nW is an estimate: its events need 5 counters on the core PMU and 3 are usable per hardware "
-                     "thread beside the NMI watchdog, so the kernel rotates them (multiplexed, scaled); turning "
-                     "Hyper-Threading off (8 counters per core) gives W's events one group that is never rotated out"),
+                     "thread beside the NMI watchdog, so the kernel rotates them (multiplexed, scaled); more counters per "
+                     "hardware thread (Hyper-Threading off doubles the 4 of Intel cores up to Cascade Lake) gives W's "
+                     "events one group that is never rotated out"),
             std::string::npos) << out;
   // Skylake client: W needs 4, one more than the watchdog leaves: turning it off is enough.
   const std::string skl = plan_of("skl", "cpu GenuineIntel 6 0x5e\ncounters 4\nkernel nmi_watchdog 1\n");
