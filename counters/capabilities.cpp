@@ -116,8 +116,11 @@ bool kernel_counting_allowed(const Capabilities& c) {
   return c.root || c.cap_perfmon || c.cap_sys_admin || (c.perf_event_paranoid && *c.perf_event_paranoid <= 1);
 }
 
-Capabilities probe_capabilities() {
+Capabilities probe_capabilities() { return probe_capabilities(shipped_catalog()); }
+
+Capabilities probe_capabilities(Catalog catalog) {
   Capabilities c;
+  c.catalog = std::move(catalog);
   PerfSystem& sys = perf_system();
   c.cpu = sys.cpu_info();
   try {
@@ -127,7 +130,7 @@ Capabilities probe_capabilities() {
   } catch (const std::exception&) {
     // libpfm4 unusable: selection falls back to /proc/cpuinfo
   }
-  c.selection = select_event_set(event_catalog(), c.pfm_core_pmus, c.cpu);
+  c.selection = select_event_set(*c.catalog, c.pfm_core_pmus, c.cpu);
 
   const OpenResult hw = try_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
                                  "perf_event_open(cycles)");

@@ -9,6 +9,7 @@
 
 #include "common/cpu_info.hpp"
 #include "counters/event_set_selection.hpp"
+#include "counters/user_event_sets.hpp"
 
 namespace roofprof::counters {
 
@@ -16,6 +17,7 @@ struct Capabilities {
   CpuInfo cpu;
   std::string libpfm_version;             // "4.13"; "" when libpfm4 failed to initialise
   std::vector<std::string> pfm_core_pmus; // libpfm4-detected core PMUs
+  Catalog catalog;                        // the sets selection chose from (it points into them)
   EventSetSelection selection;
 
   bool hardware_counters = false;  // a user-level cycles counter opens on this thread
@@ -43,6 +45,9 @@ struct Capabilities {
   std::string valgrind_path;
 };
 
+// Selects from `catalog` (shipped plus user sets: catalog_with_user_sets); the shipped sets alone
+// without one.
+Capabilities probe_capabilities(Catalog catalog);
 Capabilities probe_capabilities();
 
 // Valgrind decodes no AVX-512 (EVEX) instructions up to at least 3.22: false there; nullopt for

@@ -14,17 +14,24 @@ const std::vector<EventSet>& event_catalog() {
   return sets;
 }
 
-const EventSet* find_event_set(const std::string& name) {
-  for (const EventSet& s : event_catalog())
+const EventSet* find_event_set(const std::string& name) { return find_event_set(event_catalog(), name); }
+
+const EventSet* find_event_set(const std::vector<EventSet>& catalog, const std::string& name) {
+  for (const EventSet& s : catalog)
     if (s.model == name) return &s;
-  for (const EventSet& s : event_catalog())
+  for (const EventSet& s : catalog)
     if (std::find(s.pfm_pmus.begin(), s.pfm_pmus.end(), name) != s.pfm_pmus.end()) return &s;
   return nullptr;
 }
 
-std::string catalog_models() {
+std::string catalog_models() { return catalog_models(event_catalog()); }
+
+std::string catalog_models(const std::vector<EventSet>& catalog) {
+  std::vector<std::string> models;
+  for (const EventSet& s : catalog) models.push_back(s.model);
+  std::sort(models.begin(), models.end());
   std::string out;
-  for (const EventSet& s : event_catalog()) out += (out.empty() ? "" : ", ") + s.model;
+  for (const std::string& m : models) out += (out.empty() ? "" : ", ") + m;
   return out;
 }
 

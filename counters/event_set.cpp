@@ -66,6 +66,16 @@ int parse_int(const std::string& s, const LineError& err) {
   return static_cast<int>(v);
 }
 
+// "0x55" -> models 0x55..0x55; "0x60-0xaf" -> 0x60..0xaf.
+CpuModels parse_models(int family, const std::string& word, const LineError& err) {
+  const size_t dash = word.find('-');
+  CpuModels m{family, 0, 0};
+  m.first = parse_int(word.substr(0, dash), err);
+  m.last = dash == std::string::npos ? m.first : parse_int(word.substr(dash + 1), err);
+  if (m.last < m.first) err.fail("model range '" + word + "' ends before it starts");
+  return m;
+}
+
 // "skx_unc_imc{0..5}::X @uncore_imc_{0..5}" -> six lines with 0..5 substituted everywhere.
 std::vector<std::string> expand_range(const std::string& line, const LineError& err) {
   static const std::regex range(R"(\{(\d+)\.\.(\d+)\})");
@@ -224,9 +234,9 @@ EventSet parse_event_set(std::string_view text, const std::string& source) {
       s.pfm_pmus.insert(s.pfm_pmus.end(), w.begin() + 2, w.end());
     } else if (key == "match" && w.size() >= 4 && w[1] == "cpu") {
       const int family = parse_int(w[2], err);
-      for (size_t i = 3; i < w.size(); ++i) s.cpus.emplace_back(family, parse_int(w[i], err));
+      for (size_t i = 3; i < w.size(); ++i) s.cpus.push_back(parse_models(family, w[i], err));
     } else if (key == "match") {
-      err.fail("match must read `match pfm NAME...` or `match cpu FAMILY MODEL...`");
+      err.fail("match must read `match pfm NAME...` or `match cpu FAMILY MODEL|FIRST-LAST...`");
     } else if (key == "counters") {
       if (w.size() < 2 || w.size() > 3) err.fail("counters N [@pmu]");
       CounterLimit c{"", parse_int(w[1], err)};

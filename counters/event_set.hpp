@@ -47,12 +47,22 @@ struct CounterLimit {
   int count = 0;         // programmable counters per hardware thread
 };
 
+// CPUID models `first`..`last` (inclusive) of one family, as the kernel groups them
+// (arch/x86/kernel/cpu/amd.c bsp_init_amd: Zen 4 = family 0x19 models 0x10-0x1f, 0x60-0xaf).
+struct CpuModels {
+  int family = -1;
+  int first = -1, last = -1;
+  bool contains(int f, int m) const { return f == family && m >= first && m <= last; }
+  bool operator==(const CpuModels&) const = default;
+};
+
 struct EventSet {
   std::string model;  // "skx"
   std::string title;  // "Intel Skylake-SP, Cascade Lake"
   std::string vendor; // "intel" | "amd"
   std::vector<std::string> pfm_pmus;       // libpfm4 core PMU names that select this set
-  std::vector<std::pair<int, int>> cpus;   // (family, model) pairs that select it as a fallback
+  std::vector<CpuModels> cpus;             // CPUID family/model ranges that select it
+  bool user = false;                       // loaded from a user event directory, not shipped
   std::vector<CounterLimit> counters;
   std::optional<std::string> fp_missing;   // set when the CPU has no FP arithmetic counters: why
   std::vector<EventLine> events;

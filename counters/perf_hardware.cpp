@@ -28,16 +28,19 @@ EventSpec spec_for(const EncodedEvent& e, const std::string& sysfs_root) {
 class PerfHardwareBackend : public Backend {
  public:
   PerfHardwareBackend(const std::vector<EncodedEvent>& events,
-                      const std::vector<CounterLimit>& limits, const std::string& sysfs_root) {
+                      const std::vector<CounterLimit>& limits, const std::string& sysfs_root,
+                      const std::set<std::string>& w_ids) {
     for (const EncodedEvent& e : events)
       if (e.line.scope != EventScope::thread)
         throw UserError("event " + e.line.id + " is system-wide (uncore), not per thread");
-    for (const PlannedGroup& g : plan_groups(events, limits)) {
+    for (const PlannedGroup& g : plan_event_groups(events, limits, w_ids).groups) {
       std::vector<EventSpec> specs;
       for (size_t i : g.members) {
         specs.push_back(spec_for(events[i], sysfs_root));
         events_.push_back({events[i].line.id, "count"});
       }
+      // Pinned: scheduled before every flexible group and never rotated out (W's group).
+      specs.front().attr.pinned = g.pinned ? 1 : 0;
       groups_.push_back(std::move(specs));
     }
   }
@@ -58,8 +61,9 @@ class PerfHardwareBackend : public Backend {
 
 std::unique_ptr<Backend> make_perf_hardware_backend(const std::vector<EncodedEvent>& thread_events,
                                                     const std::vector<CounterLimit>& limits,
-                                                    const std::string& sysfs_root) {
-  return std::make_unique<PerfHardwareBackend>(thread_events, limits, sysfs_root);
+                                                    const std::string& sysfs_root,
+                                                    const std::set<std::string>& w_ids) {
+  return std::make_unique<PerfHardwareBackend>(thread_events, limits, sysfs_root, w_ids);
 }
 
 }  // namespace roofprof::counters

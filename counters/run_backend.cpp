@@ -22,6 +22,28 @@ std::vector<CounterLimit> usable_counters(const EventSet& set, bool nmi_watchdog
   return out;
 }
 
+std::vector<std::string> group_plan_notes(const GroupPlan& plan, const std::vector<EncodedEvent>& events,
+                                          bool nmi_watchdog) {
+  std::vector<std::string> notes;
+  if (const WGroupFit* f = plan.w_misfit()) {
+    // Without the watchdog the PMU has one counter more; with Hyper-Threading off (4-counter
+    // Intel cores) twice as many.
+    const bool watchdog_is_enough = nmi_watchdog && f->needed <= f->usable + 1;
+    notes.push_back(fmt::format(
+        "W is an estimate: its events need {} counters on the {} PMU and {} are usable per hardware thread{}, so "
+        "the kernel rotates them (multiplexed, scaled); {} gives W's events one group that is never rotated out",
+        f->needed, f->perf_pmu.empty() ? "core" : f->perf_pmu, f->usable,
+        nmi_watchdog ? " beside the NMI watchdog" : "",
+        watchdog_is_enough ? "`sudo sysctl -w kernel.nmi_watchdog=0`"
+                           : "more counters per hardware thread (Hyper-Threading off doubles the 4 of Intel cores "
+                             "up to Cascade Lake)"));
+  }
+  for (size_t i : plan.left_out)
+    notes.push_back(fmt::format("event {} not counted: W's pinned group holds every counter of the {} PMU",
+                                events[i].line.id, events[i].line.perf_pmu.empty() ? "core" : events[i].line.perf_pmu));
+  return notes;
+}
+
 HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pmu,
                                  const PfmLibrary& pfm) {
   HardwareEvents out;
@@ -95,9 +117,17 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
       rc.notes.push_back("the NMI watchdog holds one hardware counter (kernel.nmi_watchdog = 1): "
                          "groups leave it free and multiplex more; `sysctl kernel.nmi_watchdog=0` "
                          "gives roofprof every counter");
+    if (std::string note = model_fallback_note(caps.selection); !note.empty()) rc.notes.push_back(std::move(note));
     if (!hw.events.empty()) {
-      parts.push_back(make_perf_hardware_backend(hw.events, usable_counters(set, caps.nmi_watchdog)));
+      const std::vector<CounterLimit> limits = usable_counters(set, caps.nmi_watchdog);
+      const std::set<std::string> w_ids = w_event_ids(set);
+      const GroupPlan plan = plan_event_groups(hw.events, limits, w_ids);
+      const std::vector<std::string> plan_notes = group_plan_notes(plan, hw.events, caps.nmi_watchdog);
+      rc.notes.insert(rc.notes.end(), plan_notes.begin(), plan_notes.end());
+      rc.w_pinned_whole = plan.w_whole();
+      parts.push_back(make_perf_hardware_backend(hw.events, limits, perf_system().sysfs_root(), w_ids));
       rc.event_set = &set;
+      rc.catalog = caps.catalog;
     }
   }
   if (parts.empty()) rc.backend = make_null_backend();

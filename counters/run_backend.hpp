@@ -15,16 +15,21 @@
 #include "counters/capabilities.hpp"
 #include "counters/event_encoding.hpp"
 #include "counters/event_set.hpp"
+#include "counters/group_plan.hpp"
 #include "counters/pfm_library.hpp"
 
 namespace roofprof::counters {
 
 struct RunCounting {
   std::unique_ptr<Backend> backend;
-  const EventSet* event_set = nullptr;  // set when hardware events are counted
+  const EventSet* event_set = nullptr;  // set when hardware events are counted; points into `catalog`
+  Catalog catalog;                      // keeps a user event set alive as long as the counting
   bool user_level = false;              // software events without their kernel side (unprivileged)
   std::vector<std::string> notes;       // for the user and the result's warnings: user-level counting,
-                                        // events dropped and why, the NMI watchdog
+                                        // events dropped and why, the NMI watchdog, W's group
+  // W's events sit in one pinned group on every PMU (group_plan.hpp): W is never rotated out.
+  // False when they do not fit (W is then multiplexed: an estimate) or no W is counted.
+  bool w_pinned_whole = false;
 };
 
 // The set's per-thread lines this machine can count, encoded; every line that cannot be
@@ -38,6 +43,11 @@ HardwareEvents encode_run_events(const EventSet& set, const std::string& core_pm
 
 // The set's programmable counters per PMU, less the one the NMI watchdog holds when it is on.
 std::vector<CounterLimit> usable_counters(const EventSet& set, bool nmi_watchdog);
+
+// What the group plan means for W and the other events, for the run's notes: W's events that do
+// not fit whole (an estimate, and how to make it exact), events left out beside W's pinned group.
+std::vector<std::string> group_plan_notes(const GroupPlan& plan, const std::vector<EncodedEvent>& events,
+                                          bool nmi_watchdog);
 
 // Throws UserError when requested software events are unknown or perf cannot open them.
 // `software_events` {"none"}: no software counter at all (time only, the cheapest boundary).

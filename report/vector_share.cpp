@@ -10,7 +10,9 @@ WidthShare split_class(const std::string& cls) {
   if (cls == "x87") return {"x87", "", 0};
   auto sep = cls.find('_');
   std::string precision = cls.substr(0, sep), width = sep == std::string::npos ? "" : cls.substr(sep + 1);
-  if (width != "scalar" && !width.empty()) width += "b";
+  // Bits for a vector width ("256" -> "256b"); perf's classes by flop weight ("fp_x4": 128-bit
+  // single and 256-bit double together) and AMD's "sp_dp" keep their names.
+  if (!width.empty() && width.find_first_not_of("0123456789") == std::string::npos) width += "b";
   return {precision, width, 0};
 }
 

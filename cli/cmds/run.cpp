@@ -63,6 +63,7 @@ struct RunOptions {
   double max_probe_slowdown = 10;  // 0: probe every call whatever it costs
   std::string backend = "auto";
   std::vector<std::string> events;
+  std::string event_dir;  // --event-dir: user event sets (counters/user_event_sets.hpp)
   bool cache_sim = true;
   std::string cache_state = "warm";
   std::string cache_last_level = "host";  // host | inclusive | non-inclusive
@@ -119,7 +120,7 @@ struct Measuring {
 
 Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch) {
   runplan::Request req = request_of(o);
-  auto caps = counters::probe_capabilities();
+  auto caps = counters::probe_capabilities(counters::catalog_with_user_sets(o.event_dir));
   auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch);
   // Under emulation the native run is there for T: software counters would add two read()
   // system calls to every region call (1 us each on the development VM), which disturb short
@@ -498,6 +499,9 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
       ->check(CLI::NonNegativeNumber);
   sub.add_option("--backend", o->backend, "how to count: auto, perf, emul or time")
       ->check(CLI::IsMember({"auto", "perf", "emul", "time"}));
+  sub.add_option("--event-dir", o->event_dir,
+                 "directory of event-set files adding or overriding hardware event sets (besides "
+                 "$XDG_CONFIG_HOME/roofprof/events or ~/.config/roofprof/events; docs/counters.md)");
   sub.add_option("--events,-e", o->events, "software events to count (default: task-clock,page-faults,context-switches; none: the clock only)")
       ->delimiter(',');
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation backend: no cache simulation (L1 traffic only)");

@@ -141,7 +141,7 @@ TEST_P(OmpPatternsScripted, EveryThreadsCountsOnce) {
   const Pattern& p = kPatterns[std::get<0>(GetParam())];
   const int threads = std::get<1>(GetParam());
   Sandbox sb;
-  write_text(sb.path("pmu.script"), "cpu GenuineIntel 6 0x55\ncount raw 0x1c7 1000\n");
+  write_text(sb.path("pmu.script"), "cpu GenuineIntel 6 0x55\ncount raw 0x3c7 1000\n");
   RunOptions ro;
   ro.env["ROOFPROF_SCRIPTED_PMU"] = sb.path("pmu.script").string();
   ro.env["LIBPFM_FORCE_PMU"] = "skx";

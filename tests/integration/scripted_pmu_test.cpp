@@ -55,13 +55,14 @@ json dgemm_of(const std::string& script, const std::string& force_pmu) {
   if ((d).is_null()) GTEST_SKIP() << "built without ROOFPROF_TEST_SEAMS"
 
 TEST(ScriptedPmu, MultiplexedRegionIsScaledLikePerfAndLabelled) {
-  // Skylake-SP: the first group (fixed + 4 double-precision events) runs all of step 0 and half
-  // of step 1: it sees 500 of the region's 1000 scalar-double instructions in 500 of 1000 ns.
-  const json d = dgemm_of("cpu GenuineIntel 6 0x55\nschedule raw 0x1c7 1 0.5\ncount raw 0x1c7 0 1000\n"
+  // Skylake-SP (4 counters: W's 5 events cannot be pinned whole): the first group (fixed + 4 of
+  // W's events) runs all of step 0 and half of step 1: it sees 500 of the region's 1000 scalar
+  // instructions (umask 0x03: single and double) in 500 of 1000 ns.
+  const json d = dgemm_of("cpu GenuineIntel 6 0x55\nschedule raw 0x3c7 1 0.5\ncount raw 0x3c7 0 1000\n"
                           "count raw 0x1ff1 0 3\ncount raw 0x2f2 0 2\n", "skx");
   SKIP_WITHOUT_SEAMS(d);
   EXPECT_DOUBLE_EQ(d["flops"].get<double>(), 1000) << d.dump();
-  EXPECT_DOUBLE_EQ(d["flops_by_class"]["dp_scalar"].get<double>(), 1000);
+  EXPECT_DOUBLE_EQ(d["flops_by_class"]["fp_scalar"].get<double>(), 1000);
   EXPECT_NE(d["sources"]["flops"].get<std::string>().find("scaled"), std::string::npos) << d.dump();
   // Intel's per-core lines are L2 <-> L3 traffic, stored at that level, never as DRAM.
   EXPECT_DOUBLE_EQ(d["bytes"]["L3"]["read"].get<double>(), 192) << d.dump();
@@ -70,7 +71,7 @@ TEST(ScriptedPmu, MultiplexedRegionIsScaledLikePerfAndLabelled) {
 }
 
 TEST(ScriptedPmu, GroupThatNeverRunsGivesNullWSaidNotCounted) {
-  const json d = dgemm_of("cpu GenuineIntel 6 0x55\nschedule raw 0x1c7 0\ncount raw 0x1c7 0 1000\n", "skx");
+  const json d = dgemm_of("cpu GenuineIntel 6 0x55\nschedule raw 0x3c7 0\ncount raw 0x3c7 0 1000\n", "skx");
   SKIP_WITHOUT_SEAMS(d);
   EXPECT_TRUE(d["flops"].is_null()) << d.dump();
   EXPECT_NE(d["sources"]["flops"].get<std::string>().find("not counted"), std::string::npos) << d.dump();
@@ -80,7 +81,7 @@ TEST(ScriptedPmu, HybridByCpuidCountsOnBothCoreTypes) {
   // Meteor Lake (libpfm4 4.13 has no table): P-core FP_ARITH on cpu_core, E-core FP_FLOPS_RETIRED
   // on cpu_atom, both sysfs PMUs given by the script.
   const json d = dgemm_of("cpu GenuineIntel 6 0xaa\npmu cpu_core 4\npmu cpu_atom 10\n"
-                          "count 4 0x10c7 0 100\ncount 10 0x1c8 0 9\n", "");
+                          "count 4 0x18c7 0 100\ncount 10 0x1c8 0 9\n", "");
   SKIP_WITHOUT_SEAMS(d);
   EXPECT_DOUBLE_EQ(d["flops"].get<double>(), 4 * 100 + 9) << d.dump();
   EXPECT_DOUBLE_EQ(d["flops_by_class"]["dp_flops_atom"].get<double>(), 9);
@@ -97,10 +98,10 @@ TEST(ScriptedPmu, ClientHaswellRunsWithoutItsServerUncoreTables) {
 
 TEST(ScriptedPmu, BusyCounterIsOneLineExitTwo) {
   Sandbox sb;
-  auto r = run_scripted(sb, "cpu GenuineIntel 6 0x55\nfail raw 0x1c7 EBUSY\n", "skx");
+  auto r = run_scripted(sb, "cpu GenuineIntel 6 0x55\nfail raw 0x3c7 EBUSY\n", "skx");
   if (seams_off(r)) GTEST_SKIP() << "built without ROOFPROF_TEST_SEAMS";
   EXPECT_EQ(r.exit_code(), 2) << r.diag();
-  EXPECT_NE(r.err.find("perf_event_open(dp_scalar"), std::string::npos) << r.diag();
+  EXPECT_NE(r.err.find("perf_event_open(fp_scalar"), std::string::npos) << r.diag();
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.diag();
 }
 

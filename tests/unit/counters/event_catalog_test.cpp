@@ -13,9 +13,11 @@ namespace {
 TEST(EventCatalog, ShipsOneSetPerFamily) {
   std::set<std::string> models;
   for (const EventSet& s : event_catalog()) EXPECT_TRUE(models.insert(s.model).second) << s.model;
-  EXPECT_EQ(models, (std::set<std::string>{"snb", "hsw", "bdw", "skl", "skx", "icl", "icx", "spr", "emr",
-                                           "gnr", "srf", "adl", "mtl", "zen1", "zen2", "zen3", "zen4", "zen5"}));
-  EXPECT_EQ(catalog_models(), "adl, bdw, emr, gnr, hsw, icl, icx, mtl, skl, skx, snb, spr, srf, zen1, zen2, zen3, zen4, zen5");
+  EXPECT_EQ(models, (std::set<std::string>{"snb", "hsw", "bdw", "skl", "skx", "icl", "icx", "spr", "emr", "gnr",
+                                           "srf", "cwf", "adl", "adln", "mtl", "lnl", "arl", "arlh", "ptl", "zen1",
+                                           "zen2", "zen3", "zen4", "zen5"}));
+  EXPECT_EQ(catalog_models(), "adl, adln, arl, arlh, bdw, cwf, emr, gnr, hsw, icl, icx, lnl, mtl, ptl, skl, skx, snb, "
+                              "spr, srf, zen1, zen2, zen3, zen4, zen5");
 }
 
 TEST(EventCatalog, FindsByModelOrLibpfmName) {

@@ -15,7 +15,7 @@ model   demo
 title   Demo CPU   # trailing comment
 vendor  intel
 match pfm demo_pmu other_pmu
-match cpu 6 0x55 85
+match cpu 6 0x55 85 0x60-0x6f
 counters 4
 counters 6 @cpu_atom
 event cycles   UNHALTED_CORE_CYCLES fixed
@@ -37,7 +37,7 @@ TEST(EventSetParse, ReadsEveryKeyword) {
   EXPECT_EQ(s.title, "Demo CPU");
   EXPECT_EQ(s.vendor, "intel");
   EXPECT_EQ(s.pfm_pmus, (std::vector<std::string>{"demo_pmu", "other_pmu"}));
-  EXPECT_EQ(s.cpus, (std::vector<std::pair<int, int>>{{6, 0x55}, {6, 85}}));
+  EXPECT_EQ(s.cpus, (std::vector<CpuModels>{{6, 0x55, 0x55}, {6, 85, 85}, {6, 0x60, 0x6f}}));
   EXPECT_EQ(s.counter_limit(""), 4);
   EXPECT_EQ(s.counter_limit("cpu_atom"), 6);
   EXPECT_EQ(s.counter_limit("cpu_core"), 0);
@@ -103,6 +103,17 @@ TEST(EventSetParse, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(kHead + "fp none no counters\nevent dp X\nformula W = dp\n"),
             "bad.txt:1: `fp none` and a W formula contradict each other");
   EXPECT_EQ(error_of("title t\nvendor amd\nmatch pfm p\nfp none x\n"), "bad.txt:1: missing `model`");
+  EXPECT_EQ(error_of(kHead + "match cpu 0x19 0x6f-0x60\n"), "bad.txt:6: model range '0x6f-0x60' ends before it starts");
+  EXPECT_EQ(error_of(kHead + "match cpu 0x19 0x60-x\n"), "bad.txt:6: not a number: 'x'");
+}
+
+TEST(CpuModels, RangesIncludeBothEndsOfTheirFamilyOnly) {
+  const CpuModels zen4{0x19, 0x60, 0xaf};
+  EXPECT_TRUE(zen4.contains(0x19, 0x60));
+  EXPECT_TRUE(zen4.contains(0x19, 0xaf));
+  EXPECT_FALSE(zen4.contains(0x19, 0x5f));
+  EXPECT_FALSE(zen4.contains(0x19, 0xb0));
+  EXPECT_FALSE(zen4.contains(0x1a, 0x60));
 }
 
 TEST(EventSetParse, FpNoneSetHasNoW) {

@@ -15,21 +15,23 @@ const EventSet& set_named(const std::string& model) {
   throw std::runtime_error("no event set " + model);
 }
 
-TEST(Derive, SkylakeServerFlopsAreWeightedByLanesPerClass) {
-  // FP_ARITH_INST_RETIRED semantics: 1/2/4/8 per double instruction, 1/4/8/16 per single.
-  std::map<std::string, double> totals{{"dp_scalar", 10}, {"dp_128", 0}, {"dp_256", 100}, {"dp_512", 3},
-                                       {"sp_scalar", 0},  {"sp_128", 5}, {"sp_256", 0},   {"sp_512", 1}};
+TEST(Derive, SkylakeServerFlopsAreWeightedByLanesPerMergedClass) {
+  // FP_ARITH_INST_RETIRED semantics: 1/2/4/8 per double instruction, 1/4/8/16 per single; the
+  // merged umasks count instructions of equal weight together: 10 scalar double + 7 scalar
+  // single (x1), 2 128-bit double (x2), 100 256-bit double + 5 128-bit single (x4), 3 512-bit
+  // double (x8), 1 512-bit single (x16).
+  std::map<std::string, double> totals{{"fp_scalar", 10 + 7}, {"dp_128", 2}, {"fp_x4", 100 + 5}, {"fp_x8", 3},
+                                       {"sp_512", 1}};
   auto d = derive(set_named("skx"), totals);
   ASSERT_TRUE(d.flops);
-  EXPECT_DOUBLE_EQ(*d.flops, 10 + 4 * 100 + 8 * 3 + 4 * 5 + 16 * 1);
-  EXPECT_DOUBLE_EQ(d.flops_by_class.at("dp_256"), 400);
+  EXPECT_DOUBLE_EQ(*d.flops, 10 + 7 + 2 * 2 + 4 * 100 + 4 * 5 + 8 * 3 + 16 * 1);
+  EXPECT_DOUBLE_EQ(d.flops_by_class.at("fp_x4"), 420);
   EXPECT_DOUBLE_EQ(d.flops_by_class.at("sp_512"), 16);
 }
 
 TEST(Derive, IntelPerCoreTrafficIsL2ToL3NotDram) {
   // L2_LINES_IN/OUT count lines between the core's L2 and L3 (LIKWID's L3 group): level L3.
-  std::map<std::string, double> totals{{"dp_scalar", 1}, {"dp_128", 0}, {"dp_256", 0}, {"dp_512", 0},
-                                       {"sp_scalar", 0}, {"sp_128", 0}, {"sp_256", 0}, {"sp_512", 0},
+  std::map<std::string, double> totals{{"fp_scalar", 1}, {"dp_128", 0}, {"fp_x4", 0}, {"fp_x8", 0}, {"sp_512", 0},
                                        {"l2_lines_in", 100}, {"l2_lines_out", 10}};
   auto d = derive(set_named("skx"), totals);
   ASSERT_EQ(d.bytes.count("L3"), 1u);
@@ -48,7 +50,7 @@ TEST(Derive, AmdFillsFromDramAreDramReadsOnly) {
 }
 
 TEST(Derive, NotCountedOrMissingEventsGiveUnknownNotZero) {
-  std::map<std::string, double> totals{{"dp_scalar", std::nan("")}};
+  std::map<std::string, double> totals{{"fp_scalar", std::nan("")}};
   auto d = derive(set_named("skx"), totals);
   EXPECT_FALSE(d.flops);
   EXPECT_TRUE(d.flops_not_counted);

@@ -81,42 +81,58 @@ const std::vector<Case>& cases() {
       {"hsw", "GenuineIntel 6 0x3c",  // no FP events; L2_LINES_IN.ALL 0x07F1
        counts({{"raw 0x7f1", 3}, {"raw 0x40f0", 2}}), "hsw W=null L3~=192/128"},
       // L2_TRANS.L2_WB (0xF0/0x40): L2 writebacks.
-      {"bdw", "GenuineIntel 6 0x3d", counts({{"raw 0x1c7", 1000}, {"raw 0x10c7", 100}, {"raw 0x7f1", 3}}),
-       "bdw W=1400 dp_256=400 dp_scalar=1000 L3~=192/0"},
-      {"skl", "GenuineIntel 6 0x5e", counts({{"raw 0x1c7", 1000}, {"raw 0x20c7", 100}, {"raw 0x1ff1", 3}}),
-       "skl W=1800 dp_scalar=1000 sp_256=800 L3~=192/0"},
-      {"skx", "GenuineIntel 6 0x55", counts({{"raw 0x1c7", 1000}, {"raw 0x80c7", 10}, {"raw 0x1ff1", 3}}),
-       "skx W=1160 dp_scalar=1000 sp_512=160 L3~=192/0"},
-      {"icl", "GenuineIntel 6 0x7e", counts({{"raw 0x40c7", 10}, {"raw 0x1ff1", 3}}),
-       "icl W=80 dp_512=80 L3~=192/0"},
-      {"icx", "GenuineIntel 6 0x6a", counts({{"raw 0x8c7", 10}, {"raw 0x1ff1", 3}}),
-       "icx W=40 sp_128=40 L3~=192/0"},
-      // FP_ARITH_INST_RETIRED2 (0xCF): 0x01 scalar half, 0x04/0x08/0x10 128/256/512-bit half.
-      {"spr", "GenuineIntel 6 0x8f", counts({{"raw 0x1c7", 1000}, {"raw 0x8cf", 2}, {"raw 0x1f25", 3}}),
-       "spr W=1032 dp_scalar=1000 hp_256=32 L3~=192/0"},
+      // Umasks merged by flop weight (Intel's FLOPc metric): 0x03 scalar single+double (x1), 0x04
+      // 128-bit double (x2), 0x18 128-bit single + 256-bit double (x4), 0x20 256-bit single (x8,
+      // no AVX-512) or 0x60 256-bit single + 512-bit double (x8), 0x80 512-bit single (x16).
+      // 4 counters (Hyper-Threading on): W's four events fill them, pinned; the L2 lines get none.
+      {"bdw", "GenuineIntel 6 0x3d", counts({{"raw 0x3c7", 1000}, {"raw 0x18c7", 100}, {"raw 0x7f1", 3}}),
+       "bdw W=1400 fp_scalar=1000 fp_x4=400"},
+      {"skl", "GenuineIntel 6 0x5e", counts({{"raw 0x3c7", 1000}, {"raw 0x20c7", 100}, {"raw 0x1ff1", 3}}),
+       "skl W=1800 fp_scalar=1000 sp_256=800"},
+      {"skx", "GenuineIntel 6 0x55", counts({{"raw 0x3c7", 1000}, {"raw 0x80c7", 10}, {"raw 0x1ff1", 3}}),
+       "skx W=1160 fp_scalar=1000 sp_512=160 L3~=192/0"},
+      {"icl", "GenuineIntel 6 0x7e", counts({{"raw 0x60c7", 10}, {"raw 0x1ff1", 3}}),
+       "icl W=80 fp_x8=80 L3~=192/0"},
+      {"icx", "GenuineIntel 6 0x6a", counts({{"raw 0x18c7", 10}, {"raw 0x1ff1", 3}}),
+       "icx W=40 fp_x4=40 L3~=192/0"},
+      {"spr", "GenuineIntel 6 0x8f", counts({{"raw 0x3c7", 1000}, {"raw 0x4c7", 2}, {"raw 0x1f25", 3}}),
+       "spr W=1004 dp_128=4 fp_scalar=1000 L3~=192/0"},
       // AMD PMCx003 (Zen 1 RETIRED_SSE_AVX_OPERATIONS): umask bits 4-7 double, 0-3 single.
       {"amd64_fam17h_zen1", "AuthenticAMD 0x17 0x01", counts({{"raw 0xf003", 500}, {"raw 0x0f03", 7}}),
        "zen1 W=507 dp=500 sp=7"},
-      // Zen 2-4 RETIRED_SSE_AVX_FLOPS counts flops (a MAC counts 2) in one event; ANY = umask 0x0f.
+      // Zen 2-4 RETIRED_SSE_AVX_FLOPS counts flops (a MAC counts 2) in one event; ANY = umask 0x0f,
+      // on Zen 4 0x1f with BFloat16 MACs (0x10).
       // Fills from DRAM: Zen 2 PMCx043 umasks 0x08|0x40, Zen 3/4 PMCx044 umasks 0x08|0x40.
       {"amd64_fam17h_zen2", "AuthenticAMD 0x17 0x31", counts({{"raw 0xf03", 900}, {"raw 0x4843", 5}}),
        "zen2 W=900 sp_dp=900 DRAM~=320/null"},
       {"amd64_fam19h_zen3", "AuthenticAMD 0x19 0x21", counts({{"raw 0xf03", 900}, {"raw 0x4844", 5}}),
        "zen3 W=900 sp_dp=900 DRAM~=320/null"},
-      {"amd64_fam19h_zen4", "AuthenticAMD 0x19 0x61", counts({{"raw 0xf03", 900}, {"raw 0x1003", 4}, {"raw 0x4844", 5}}),
-       "zen4 W=904 bf16=4 sp_dp=900 DRAM~=320/null"},
+      {"amd64_fam19h_zen4", "AuthenticAMD 0x19 0x61", counts({{"raw 0x1f03", 904}, {"raw 0x4844", 5}}),
+       "zen4 W=904 sp_dp=904 DRAM~=320/null"},
       // Parts libpfm4 4.13 has no table for: CPUID fallback only (raw sets).
-      {"", "GenuineIntel 6 0xcf", counts({{"raw 0x1c7", 1000}, {"raw 0x2cf", 3}, {"raw 0x1f25", 3}}),
-       "emr W=1006 dp_scalar=1000 hp_complex=6 L3~=192/0"},
-      {"", "GenuineIntel 6 0xad", counts({{"raw 0x40c7", 10}, {"raw 0x10cf", 1}, {"raw 0x1f25", 3}}),
-       "gnr W=112 dp_512=80 hp_512=32 L3~=192/0"},
+      {"", "GenuineIntel 6 0xcf", counts({{"raw 0x3c7", 1000}, {"raw 0x80c7", 1}, {"raw 0x1f25", 3}}),
+       "emr W=1016 fp_scalar=1000 sp_512=16 L3~=192/0"},
+      {"", "GenuineIntel 6 0xad", counts({{"raw 0x60c7", 10}, {"raw 0x4c7", 1}, {"raw 0x1f25", 3}}),
+       "gnr W=82 dp_128=2 fp_x8=80 L3~=192/0"},
+      {"", "GenuineIntel 6 0xdd", counts({{"raw 0x1c8", 50}, {"raw 0x2c8", 7}}), "cwf W=57 dp_flops=50 sp_flops=7"},
+      // Alder Lake-N: Gracemont has no FP events (W null), and this set no memory events.
+      {"", "GenuineIntel 6 0xbe", counts({{"raw 0x3c7", 5}}), "adln W=null"},
       // Crestmont FP_FLOPS_RETIRED (0xC8): FP64 umask 0x1, FP32 umask 0x2.
       {"", "GenuineIntel 6 0xaf", counts({{"raw 0x1c8", 50}, {"raw 0x2c8", 7}}), "srf W=57 dp_flops=50 sp_flops=7"},
       // Hybrids: events on the kernel's cpu_core (type 4 here) and cpu_atom (type 10) PMUs.
       {"", "GenuineIntel 6 0x97", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x20c7", 100}, {"4 0x1f25", 3}}),
        "adl W=800 sp_256=800 L3~=192/0"},
-      {"", "GenuineIntel 6 0xaa", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x10c7", 100}, {"10 0x1c8", 9}, {"4 0x1f25", 3}}),
-       "mtl W=409 dp_256=400 dp_flops_atom=9 L3~=192/0"},
+      {"", "GenuineIntel 6 0xaa", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x18c7", 100}, {"10 0x1c8", 9}, {"4 0x1f25", 3}}),
+       "mtl W=409 dp_flops_atom=9 fp_x4=400 L3~=192/0"},
+      // Lion Cove / Cougar Cove P-cores with Skymont / Darkmont E-cores; Arrow Lake-H adds cpu_lowpower (11).
+      {"", "GenuineIntel 6 0xbd", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x4c7", 100}, {"10 0x2c8", 9}}),
+       "lnl W=209 dp_128=200 sp_flops_atom=9"},
+      {"", "GenuineIntel 6 0xc6", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x3c7", 100}, {"10 0x1c8", 9}}),
+       "arl W=109 dp_flops_atom=9 fp_scalar=100"},
+      {"", "GenuineIntel 6 0xc5", "pmu cpu_core 4\npmu cpu_atom 10\npmu cpu_lowpower 11\n" +
+           counts({{"4 0x20c7", 1}, {"10 0x1c8", 9}, {"11 0x2c8", 5}}),
+       "arlh W=22 dp_flops_atom=9 sp_256=8 sp_flops_lowpower=5"},
+      {"", "GenuineIntel 6 0xcc", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x18c7", 1}}), "ptl W=4 fp_x4=4"},
       // Zen 5 (this VM's CPU): fp_ret_sse_avx_ops.all 0x03/0x0f, ls_any_fills_from_sys.dram_io_all 0x44/0x48.
       {"", "AuthenticAMD 0x1a 0x02", counts({{"raw 0xf03", 900}, {"raw 0x4844", 5}}), "zen5 W=900 sp_dp=900 DRAM~=320/null"},
   };
@@ -148,14 +164,14 @@ TEST(RunPath, EveryShippedEventSetHasACase) {
 TEST(RunPath, MultiplexedGroupIsScaledFromItsDeltas) {
   // Group 1 (fixed + 4 double-precision events) holds counters the whole first step and half of
   // the region's step: it sees 500 of 1000 events in 500 of 1000 ns; perf's estimate is 1000.
-  EXPECT_EQ(run_counting("skx", "cpu GenuineIntel 6 0x55\nschedule raw 0x1c7 1 0.5\n" +
-                                    counts({{"raw 0x1c7", 1000}})),
-            "skx W=1000 dp_scalar=1000 L3~=0/0 multiplexed");
+  EXPECT_EQ(run_counting("skx", "cpu GenuineIntel 6 0x55\nschedule raw 0x3c7 1 0.5\n" +
+                                    counts({{"raw 0x3c7", 1000}})),
+            "skx W=1000 fp_scalar=1000 L3~=0/0 multiplexed");
 }
 
 TEST(RunPath, NeverScheduledGroupGivesNullW) {
-  EXPECT_EQ(run_counting("skx", "cpu GenuineIntel 6 0x55\nschedule raw 0x1c7 0\n" +
-                                    counts({{"raw 0x1c7", 1000}, {"raw 0x1ff1", 3}})),
+  EXPECT_EQ(run_counting("skx", "cpu GenuineIntel 6 0x55\nschedule raw 0x3c7 0\n" +
+                                    counts({{"raw 0x3c7", 1000}, {"raw 0x1ff1", 3}})),
             "skx W=null L3~=192/0 not_counted");
 }
 
@@ -163,10 +179,10 @@ TEST(RunPath, GroupsLeaveTheNmiWatchdogsCounterFree) {
   // On Intel the watchdog takes the fixed cycles counter: cycles then needs one of the 4
   // general counters, and a group of cycles + 4 FP events never runs. Plans use 3 with it on.
   const std::string machine = "cpu GenuineIntel 6 0x55\ncounters 4\nfixed raw 0xc0\nfixed raw 0x300\n" +
-                              counts({{"raw 0x1c7", 1000}});
-  EXPECT_EQ(run_counting("skx", machine + "kernel nmi_watchdog 1\n"), "skx W=1000 dp_scalar=1000 L3~=0/0");
+                              counts({{"raw 0x3c7", 1000}});
+  EXPECT_EQ(run_counting("skx", machine + "kernel nmi_watchdog 1\n"), "skx W=1000 fp_scalar=1000 L3~=0/0");
   // Without the watchdog (the kernel's word for it) the plan uses all 4, as it should.
-  EXPECT_EQ(run_counting("skx", machine + "fixed raw 0x3c\n"), "skx W=1000 dp_scalar=1000 L3~=0/0");
+  EXPECT_EQ(run_counting("skx", machine + "fixed raw 0x3c\n"), "skx W=1000 fp_scalar=1000 L3~=0/0");
 }
 
 TEST(RunPath, MemoryControllersGiveDramBytesFromTheUncoreDeltas) {
@@ -178,10 +194,69 @@ TEST(RunPath, MemoryControllersGiveDramBytesFromTheUncoreDeltas) {
 }
 
 TEST(RunPath, RefusedOpensSayWhy) {
-  EXPECT_NE(run_counting("skx", "cpu GenuineIntel 6 0x55\nfail raw 0x1c7 EBUSY\n").find("exception: perf_event_open(dp_scalar"),
+  EXPECT_NE(run_counting("skx", "cpu GenuineIntel 6 0x55\nfail raw 0x3c7 EBUSY\n").find("exception: perf_event_open(fp_scalar"),
             std::string::npos);
   EXPECT_NE(run_counting("skx", "cpu GenuineIntel 6 0x55\nfail raw * EACCES\n").find("exception: perf_event_open("),
             std::string::npos);
+}
+
+// In a child: the run's counting on the script, one thread opened. Returns
+// "whole=<w_pinned_whole> pinned=<configs of pinned leaders> groups=<n>" and then each note.
+std::string plan_of(const std::string& pfm, const std::string& script) {
+  return testing::run_in_child([&] {
+    ::setenv("LIBPFM_FORCE_PMU", pfm.empty() ? "perf" : pfm.c_str(), 1);
+    ScriptedPmu pmu(script);
+    replace_perf_system(&pmu);
+    const Capabilities caps = probe_capabilities();
+    RunCounting rc = make_run_counting(BackendKind::perf, caps, {"none"}, true);
+    ProcessCounters pc(*rc.backend);
+    const pid_t tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    pc.add_thread(tid);
+    std::string pinned;
+    int leaders = 0;
+    for (const ScriptedPmu::Opened& o : pmu.opened()) {
+      if (o.pid != tid) continue;  // the probe's own opens, system-wide (uncore) events
+      leaders += o.group_fd == -1;
+      if (o.attr.pinned) pinned += fmt::format("{:#x},", o.attr.config);
+      if (o.group_fd != -1 && o.attr.pinned) pinned += "member!";  // only a leader may carry it
+    }
+    std::string out = fmt::format("whole={} pinned={} groups={}", rc.w_pinned_whole, pinned, leaders);
+    for (const std::string& n : rc.notes) out += "\n" + n;
+    return out;
+  });
+}
+
+TEST(RunPath, WGroupIsOpenedPinnedBesideTheWatchdog) {
+  // Ice Lake-SP, 8 counters, watchdog on (it holds the fixed cycles counter): W's five merged
+  // events are one pinned group (leader: cycles, now on a general counter); L2 lines one more.
+  const std::string icx = "cpu GenuineIntel 6 0x6a\ncounters 8\nfixed raw 0xc0\nfixed raw 0x300\nkernel nmi_watchdog 1\n";
+  const std::string out = plan_of("icx", icx);
+  EXPECT_EQ(out.substr(0, out.find('\n')), "whole=true pinned=0x3c, groups=2") << out;
+  // Zen 4: the one flops event (a counter pair) in a pinned group of its own.
+  const std::string zen4 = plan_of("", "cpu AuthenticAMD 0x19 0x61\ncounters 6\nkernel nmi_watchdog 1\n");
+  EXPECT_EQ(zen4.substr(0, zen4.find('\n')), "whole=true pinned=0x1f03, groups=2") << zen4;
+}
+
+TEST(RunPath, WThatCannotFitSaysItIsAnEstimateAndHow) {
+  // Skylake-SP with Hyper-Threading: 4 counters, 3 beside the watchdog, W needs 5.
+  const std::string out = plan_of("skx", "cpu GenuineIntel 6 0x55\ncounters 4\nkernel nmi_watchdog 1\n");
+  EXPECT_EQ(out.substr(0, out.find('\n')), "whole=false pinned= groups=3") << out;
+  EXPECT_NE(out.find("\nW is an estimate: its events need 5 counters on the core PMU and 3 are usable per hardware "
+                     "thread beside the NMI watchdog, so the kernel rotates them (multiplexed, scaled); more counters per "
+                     "hardware thread (Hyper-Threading off doubles the 4 of Intel cores up to Cascade Lake) gives W's "
+                     "events one group that is never rotated out"),
+            std::string::npos) << out;
+  // Skylake client: W needs 4, one more than the watchdog leaves: turning it off is enough.
+  const std::string skl = plan_of("skl", "cpu GenuineIntel 6 0x5e\ncounters 4\nkernel nmi_watchdog 1\n");
+  EXPECT_NE(skl.find("`sudo sysctl -w kernel.nmi_watchdog=0` gives W's events one group"), std::string::npos) << skl;
+}
+
+TEST(RunPath, UnknownModelOfAKnownFamilyCountsWithTheNearestSetAndWarns) {
+  const std::string out = plan_of("", "cpu AuthenticAMD 0x1a 0x90\n");
+  EXPECT_EQ(out.substr(0, out.find('\n')), "whole=true pinned=0xf03, groups=2") << out;
+  EXPECT_NE(out.find("\nevent set chosen for an unknown model 0x90 of known family 0x1a: the nearest set, zen5"),
+            std::string::npos) << out;
+  EXPECT_EQ(run_counting("", "cpu AuthenticAMD 0x1a 0x90\n" + counts({{"raw 0xf03", 8}})), "zen5 W=8 sp_dp=8 DRAM~=0/null");
 }
 
 TEST(RunPath, ProbeSeesTheScriptedKernel) {

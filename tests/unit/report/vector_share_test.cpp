@@ -27,6 +27,13 @@ TEST(WidthShares, AtMostThreeThenAnEllipsis) {
             "sp 256b 40%, dp 256b 30%, 128b 20%, scalar 10%");
 }
 
+TEST(WidthShares, HardwareClassesByFlopWeightKeepTheirNames) {
+  // perf's merged FP_ARITH umasks (docs/counters.md section 4): x4 = 128-bit single + 256-bit
+  // double, a width only in bits per element; AMD's one class for both precisions.
+  EXPECT_EQ(width_shares_text({{"fp_x4", 60}, {"fp_scalar", 30}, {"sp_512", 10}}), "fp x4 60%, scalar 30%, sp 512b 10%");
+  EXPECT_EQ(width_shares_text({{"sp_dp", 5}}), "sp dp 100%");
+}
+
 TEST(WidthShares, NoFlopsIsUnknownNotZero) {
   EXPECT_EQ(width_shares_text({}), "-");
   EXPECT_EQ(width_shares_text({{"dp_256", 0}, {"dp_scalar", 0}}), "-");
