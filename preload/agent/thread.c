@@ -35,7 +35,10 @@ static struct rp_thread *thread_start(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 1; /* the C library functions called here may be patched region functions */
   self = t;
-  t->fd = t->fds[0] = rp_counters_open_thread(t->fds);
+  /* While the process has one thread its counts are the process's groups' (ring.c): with
+   * hardware events its own groups would only take counters from them; they open when the
+   * second thread starts (rp_thread_leave_solo). */
+  if (!(rp.solo && rp.n_times)) rp_counters_open_thread(&t->counters);
   pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
   t->busy = 0;
   return t;
@@ -189,16 +192,21 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
 void rp_thread_leave_solo(void) {
   if (!rp.solo) return;
   struct rp_thread *t = self;
-  if (t != NULL && t != RP_THREAD_GONE && t->fd >= 0) {
-    uint64_t own[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
+  if (t != NULL && t != RP_THREAD_GONE && rp.n_times && !t->counters.open) {
     const uintptr_t was = t->busy;
     t->busy = 1;
-    if (rp_counters_read(t->fd, own) && rp_counters_read_process(process)) {
-      for (int i = 0; i < rp.n_events; ++i) t->own_offset[i] = process[i] - own[i];
+    rp_counters_open_thread(&t->counters); /* not opened while solo (thread_start) */
+    t->busy = was;
+  }
+  if (t != NULL && t != RP_THREAD_GONE && t->counters.open) {
+    uint64_t own[RP_MAX_VALUES], process[RP_MAX_VALUES];
+    const uintptr_t was = t->busy;
+    t->busy = 1;
+    if (rp_counters_read(&t->counters, own) && rp_counters_read_process(process)) {
+      for (int i = 0; i < rp.n_values; ++i) t->own_offset[i] = process[i] - own[i];
       t->has_offset = 1;
     } else {
-      rp_counters_close_thread(t->fds); /* its own counts could not continue the process's: unknown */
-      t->fd = -1;
+      rp_counters_close(&t->counters); /* its own counts could not continue the process's: unknown */
     }
     t->busy = was;
   }
@@ -221,8 +229,7 @@ static void thread_key_destructor(void *p) {
     rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
   }
   t->exited = 1;
-  rp_counters_close_thread(t->fds);
-  t->fd = -1;
+  rp_counters_close(&t->counters);
   if (hijacked) return; /* exit stubs may still need the frames: keep them */
   self = RP_THREAD_GONE;
   rp_syscall6(SYS_munmap, (long)t, sizeof *t, 0, 0, 0, 0);
@@ -234,7 +241,7 @@ static void process_record(int reason) {
   if (t == NULL || t == RP_THREAD_GONE) {
     static struct rp_thread anonymous; /* a thread whose state is gone: no thread counts */
     anonymous.tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
-    anonymous.fd = anonymous.fds[0] = -1;
+    anonymous.counters.open = 0;
     t = &anonymous;
   }
   t->busy = 1;
@@ -257,8 +264,8 @@ void rp_thread_after_fork_child(void) {
   if (t == NULL || t == RP_THREAD_GONE) return;
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 0;
-  rp_counters_close_thread(t->fds);
-  t->fd = t->fds[0] = rp.active ? rp_counters_open_thread(t->fds) : -1;
+  rp_counters_close(&t->counters);
+  if (rp.active) rp_counters_open_thread(&t->counters);
   t->has_offset = 0;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
   t->n_closing = 0;

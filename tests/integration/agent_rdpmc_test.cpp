@@ -1,0 +1,126 @@
+// Hardware counters read in-process by the agent (docs/preload.md, "Counting"): `roofprof run
+// --backend perf` on 10^5 calls of a patched function, with the kernel's PMU scripted for
+// roofprof (ROOFPROF_SCRIPTED_PMU: a Skylake-SP, so the skx event set) and for the agent
+// (ROOFPROF_AGENT_SCRIPTED_PMU, preload/agent/scripted_pmu.c: the perf_event_mmap_page, rdpmc
+// and rdtsc of each hardware group). Every read of a group is one scripted step; a call spans
+// one step of its thread's groups, so each call counts the script's per-step numbers.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+constexpr int kCalls = 100000;
+
+// FP_ARITH scalar double 3 and 256-bit packed double 2 a step (group 1), scalar single 5
+// (group 2), L2 lines in 1 (group 3): W = 3 + 4 * 2 + 5 = 16 flops a call.
+const std::string kCounts = "count raw 0x1c7 3\ncount raw 0x10c7 2\ncount raw 0x2c7 5\ncount raw 0x1ff1 1\n";
+// Each group: a whole step on its counters, half a step then rotated out (a read then finds
+// index 0), off for half a step then back (the next read finds it on a counter again), a whole
+// step: every step runs some of the time, so every call's scaled counts are whole.
+const std::string kRotating = "steps 1 0.5/out 0.5 1\n";
+
+struct Run {
+  json result, region;
+  std::string err;
+};
+
+Run run(const std::string& agent_script, const std::vector<std::string>& options = {}) {
+  Sandbox sb;
+  write_text(sb.path("pmu.script"), "cpu GenuineIntel 6 0x55\n");
+  write_text(sb.path("agent.script"), agent_script);
+  RunOptions ro;
+  ro.env["ROOFPROF_SCRIPTED_PMU"] = sb.path("pmu.script").string();
+  ro.env["ROOFPROF_AGENT_SCRIPTED_PMU"] = sb.path("agent.script").string();
+  ro.env["LIBPFM_FORCE_PMU"] = "skx";
+  ro.timeout = std::chrono::seconds(120);
+  std::vector<std::string> args{"run", "--backend", "perf", "--region", "pre_work"};
+  args.insert(args.end(), options.begin(), options.end());
+  for (const std::string& a : {std::string("--"), fixture("pre_app"), std::string("calls"), std::to_string(kCalls)})
+    args.push_back(a);
+  const RunResult r = sb.roofprof(args, ro);
+  if (r.err.find("ROOFPROF_SCRIPTED_PMU ignored") != std::string::npos) return {};
+  EXPECT_EQ(r.exit_code(), 0) << r.diag();
+  Run out;
+  out.err = r.err;
+  out.result = load_result(r);
+  out.region = region(out.result, "pre_work");
+  return out;
+}
+
+// The region was measured by its entry patch, in-process: no ptrace stop per call.
+void expect_in_process(const json& reg) {
+  EXPECT_EQ(calls(reg), kCalls) << reg.dump();
+  EXPECT_EQ(reg["sources"]["calls"], "patch") << reg.dump();
+  const int64_t stops = reg.contains("probe_cost") ? reg["probe_cost"]["ptrace_stops"].get<int64_t>() : 0;
+  EXPECT_LT(stops, kCalls / 100) << reg.dump();
+}
+
+void expect_scripted_counts(const json& reg) {
+  EXPECT_DOUBLE_EQ(reg["flops"].get<double>(), 16.0 * kCalls) << reg.dump();
+  EXPECT_DOUBLE_EQ(reg["flops_by_class"]["dp_scalar"].get<double>(), 3.0 * kCalls);
+  EXPECT_DOUBLE_EQ(reg["flops_by_class"]["dp_256"].get<double>(), 8.0 * kCalls);
+  EXPECT_DOUBLE_EQ(reg["flops_by_class"]["sp_scalar"].get<double>(), 5.0 * kCalls);
+  EXPECT_DOUBLE_EQ(reg["bytes"]["L3"]["read"].get<double>(), 64.0 * kCalls) << reg.dump();
+}
+
+#define SKIP_WITHOUT_SEAMS(r) \
+  if ((r).result.is_null()) GTEST_SKIP() << "built without ROOFPROF_TEST_SEAMS"
+
+TEST(AgentRdpmc, PatchedCallsCountTheScriptExactlyWithoutStops) {
+  // The pages are usable (cap_user_rdpmc, cap_user_time): the agent reads them, and the
+  // scripted PMU fails a read(2) of a group whose pages are usable, so the counts can only
+  // have come through the page path.
+  const Run r = run(kCounts, {"--scope", "thread"});
+  SKIP_WITHOUT_SEAMS(r);
+  expect_in_process(r.region);
+  expect_scripted_counts(r.region);
+  EXPECT_EQ(r.region["sources"]["flops"].get<std::string>().find("scaled"), std::string::npos) << r.region.dump();
+}
+
+TEST(AgentRdpmc, GroupRotatedOutBetweenTwoReadsStillCountsExactly) {
+  // Reads find the group off its counters (index 0: the count is the page's offset), right
+  // after it comes back (rdpmc again), and the rotation itself moves the page's seqlock under
+  // the reader. Scaled (the groups ran part of the time, and W says so), and exact.
+  const Run r = run(kCounts + kRotating, {"--scope", "thread"});
+  SKIP_WITHOUT_SEAMS(r);
+  expect_in_process(r.region);
+  expect_scripted_counts(r.region);
+  EXPECT_NE(r.region["sources"]["flops"].get<std::string>().find("scaled"), std::string::npos) << r.region.dump();
+}
+
+TEST(AgentRdpmc, WithoutUserRdpmcTheGroupIsReadWithReadAndCountsTheSame) {
+  const Run r = run(kCounts + kRotating + "caps 0 1\n", {"--scope", "thread"});
+  SKIP_WITHOUT_SEAMS(r);
+  expect_in_process(r.region);
+  expect_scripted_counts(r.region);
+}
+
+TEST(AgentRdpmc, ProcessScopeCountsTheScriptInProcess) {
+  // One thread: its counts are the process's, from the inherited groups (read(2), which the
+  // kernel does not map): still in-process, still exact.
+  const Run r = run(kCounts + kRotating);
+  SKIP_WITHOUT_SEAMS(r);
+  expect_in_process(r.region);
+  expect_scripted_counts(r.region);
+}
+
+TEST(AgentRdpmc, WithoutTheAgentsScriptHardwareEventsStayOnBreakpoints) {
+  // The agent opens its events in the kernel, which has no PMU here: without a script of its
+  // own the run keeps the hardware events to the tracer (breakpoints), as on a machine where
+  // the agent cannot count them.
+  Sandbox sb;
+  write_text(sb.path("pmu.script"), "cpu GenuineIntel 6 0x55\n" + kCounts);
+  RunOptions ro;
+  ro.env["ROOFPROF_SCRIPTED_PMU"] = sb.path("pmu.script").string();
+  ro.env["LIBPFM_FORCE_PMU"] = "skx";
+  const RunResult r = sb.roofprof({"run", "--backend", "perf", "--region", "pre_work", "--", fixture("pre_app"),
+                                   "calls", "20"},
+                                  ro);
+  if (r.err.find("ROOFPROF_SCRIPTED_PMU ignored") != std::string::npos) GTEST_SKIP() << "built without ROOFPROF_TEST_SEAMS";
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  const json reg = region(load_result(r), "pre_work");
+  EXPECT_EQ(reg["sources"]["calls"], "breakpoint") << reg.dump();
+}
+
+}  // namespace
+}  // namespace it
