@@ -212,6 +212,7 @@ RP_HIDDEN void *rp_scripted_open(int g, int inherit, struct perf_event_mmap_page
 RP_HIDDEN void rp_scripted_close(void *group);
 /* read(2) of the group's leader (PERF_FORMAT_GROUP with both times): bytes, or a negative errno */
 RP_HIDDEN long rp_scripted_read(void *group, uint64_t *buf, size_t bytes);
+/* A read of the group starts (its scripted step is due): the instructions it reads the page with */
 RP_HIDDEN const struct rp_pmc_source *rp_scripted_source(void *group);
 #endif
 

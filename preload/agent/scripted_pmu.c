@@ -16,7 +16,8 @@
  *                            read then finds index 0). Default 1.
  * A group's k-th read (from 0) is its k-th step: 1000 ns of enabled time; the step happens
  * inside that read, at its first rdtsc (so a rotation it makes moves the page's seqlock under
- * the reader, which must retry) or at its read(2). Counters start at -(2^(width-1) - 1), as
+ * the reader, which must retry) or at its read(2), whichever comes first (counters.c announces
+ * each read with rp_scripted_source). Counters start at -(2^(width-1) - 1), as
  * the kernel programs a counting event, so the values rdpmc returns are negative until
  * sign-extended. */
 #ifdef ROOFPROF_TEST_SEAMS
@@ -184,11 +185,16 @@ static uint64_t ns_of(uint64_t cyc) {
   return (cyc >> RP_TSC_SHIFT) * RP_TSC_MULT + (((cyc & ((1u << RP_TSC_SHIFT) - 1)) * RP_TSC_MULT) >> RP_TSC_SHIFT);
 }
 
+/* Member k's page: one 4 KiB page each, as the kernel maps them. */
+static struct perf_event_mmap_page *page_of(struct group *s, int k) {
+  return (struct perf_event_mmap_page *)((char *)s->pages + 4096L * k);
+}
+
 /* perf_event_update_userpage: every member's page, under its seqlock. */
 static void update_pages(struct group *s) {
   if (!s->pages) return;
   for (int k = 0; k < s->n; ++k) {
-    volatile struct perf_event_mmap_page *pc = &s->pages[k];
+    volatile struct perf_event_mmap_page *pc = page_of(s, k);
     pc->lock++;
     RP_PMC_BARRIER();
     pc->index = s->on ? (uint32_t)(k + 2) : 0; /* member k on counter k + 1 */
@@ -285,7 +291,7 @@ void *rp_scripted_open(int g, int inherit, struct perf_event_mmap_page **pages) 
     }
     s->pages = (struct perf_event_mmap_page *)p;
     for (int k = 0; k < s->n; ++k) {
-      struct perf_event_mmap_page *pc = (struct perf_event_mmap_page *)((char *)s->pages + 4096L * k);
+      struct perf_event_mmap_page *pc = page_of(s, k);
       pc->cap_user_rdpmc = (uint64_t)script.rdpmc;
       pc->cap_user_time = (uint64_t)script.time;
       pc->pmc_width = script.width;
@@ -306,7 +312,7 @@ void rp_scripted_close(void *group) {
 
 const struct rp_pmc_source *rp_scripted_source(void *group) {
   struct group *s = group;
-  s->pending = 1; /* a read starts: its step happens at its first rdtsc */
+  s->pending = 1; /* a read starts: its step happens at its first rdtsc or at its read(2) */
   return &s->source;
 }
 
@@ -314,8 +320,10 @@ long rp_scripted_read(void *group, uint64_t *buf, size_t bytes) {
   struct group *s = group;
   if (bytes < (size_t)(3 + s->n) * sizeof(uint64_t)) return -ENOSPC;
   if (s->pages && script.rdpmc && script.time) return -EPERM; /* the page path was not taken: a test sees it */
-  s->pending = 0;
-  step(s);
+  if (s->pending) { /* not yet at an rdtsc of this read (the page path gave up before or after it) */
+    s->pending = 0;
+    step(s);
+  }
   buf[0] = (uint64_t)s->n;
   buf[1] = s->enabled;
   buf[2] = s->running;
