@@ -25,7 +25,8 @@ struct Measured {
   std::string err;
 };
 
-Measured run_agent(const std::string& agent_script, const std::vector<std::string>& options = {}) {
+Measured run_agent(const std::string& agent_script, const std::vector<std::string>& options = {},
+                   const std::vector<std::string>& program = {"calls", std::to_string(kCalls)}) {
   Sandbox sb;
   write_text(sb.path("pmu.script"), "cpu GenuineIntel 6 0x55\n");
   write_text(sb.path("agent.script"), agent_script);
@@ -36,8 +37,9 @@ Measured run_agent(const std::string& agent_script, const std::vector<std::strin
   ro.timeout = std::chrono::seconds(120);
   std::vector<std::string> args{"run", "--backend", "perf", "--region", "pre_work"};
   args.insert(args.end(), options.begin(), options.end());
-  for (const std::string& a : {std::string("--"), fixture("pre_app"), std::string("calls"), std::to_string(kCalls)})
-    args.push_back(a);
+  args.push_back("--");
+  args.push_back(fixture("pre_app"));
+  args.insert(args.end(), program.begin(), program.end());
   const RunResult r = sb.roofprof(args, ro);
   if (r.err.find("ROOFPROF_SCRIPTED_PMU ignored") != std::string::npos) return {};
   EXPECT_EQ(r.exit_code(), 0) << r.diag();
@@ -105,6 +107,18 @@ TEST(AgentRdpmc, ProcessScopeCountsTheScriptInProcess) {
   SKIP_WITHOUT_SEAMS(r);
   expect_in_process(r.region);
   expect_scripted_counts(r.region);
+}
+
+TEST(AgentRdpmc, EveryThreadReadsItsOwnGroups) {
+  // 4 threads of 2500 calls: each thread's groups are its own (opened at its first call,
+  // mapped, rotated on their own schedule), and each call counts one step of its thread's.
+  const Measured r = run_agent(kCounts + kRotating, {"--scope", "thread"}, {"threads", "4", "2500"});
+  SKIP_WITHOUT_SEAMS(r);
+  EXPECT_EQ(calls(r.region), 10000) << r.region.dump();
+  EXPECT_EQ(threads(r.region), 4);
+  EXPECT_EQ(r.region["sources"]["calls"], "patch");
+  EXPECT_DOUBLE_EQ(r.region["flops"].get<double>(), 18.0 * 10000) << r.region.dump();
+  EXPECT_DOUBLE_EQ(r.region["bytes"]["L3"]["read"].get<double>(), 128.0 * 10000);
 }
 
 TEST(AgentRdpmc, WithoutTheAgentsScriptHardwareEventsStayOnBreakpoints) {
