@@ -21,8 +21,8 @@ AgentEvents agent_events(const std::vector<std::vector<perf_event_attr>>& groups
     out.n_events += g.size();
   }
   if (out.n_events != n_events)
-    throw UserError("the in-process agent counts each thread's own events; system-wide (memory-controller) events "
-                    "are not among them");
+    throw UserError("the in-process agent counts each thread's own events, and the memory controllers' are "
+                    "system-wide: use --scope thread (per-core Q) or run without --no-ptrace");
   if (out.n_events > RP_MAX_EVENTS)
     throw UserError(fmt::format("the in-process agent counts at most {} events ({} asked for)", RP_MAX_EVENTS, out.n_events));
   if (out.timed.size() > RP_MAX_TIMED_GROUPS)

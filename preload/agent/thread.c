@@ -265,7 +265,7 @@ void rp_thread_after_fork_child(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 0;
   rp_counters_close(&t->counters);
-  if (rp.active) rp_counters_open_thread(&t->counters);
+  if (rp.active && !(rp.solo && rp.n_times)) rp_counters_open_thread(&t->counters); /* as thread_start */
   t->has_offset = 0;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
   t->n_closing = 0;

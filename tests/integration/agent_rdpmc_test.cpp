@@ -121,6 +121,16 @@ TEST(AgentRdpmc, EveryThreadReadsItsOwnGroups) {
   EXPECT_DOUBLE_EQ(r.region["bytes"]["L3"]["read"].get<double>(), 128.0 * 10000);
 }
 
+TEST(AgentRdpmc, ForkedChildCountsWithGroupsOfItsOwn) {
+  // --follow-fork, process scope: 1000 calls in the parent, 1000 in the child, each process
+  // with one thread reading its own process's groups.
+  const Measured r = run_agent(kCounts + kRotating, {"--follow-fork"}, {"fork", "1000"});
+  SKIP_WITHOUT_SEAMS(r);
+  EXPECT_EQ(calls(r.region), 2000) << r.region.dump();
+  EXPECT_EQ(r.region["sources"]["calls"], "patch");
+  EXPECT_DOUBLE_EQ(r.region["flops"].get<double>(), 18.0 * 2000) << r.region.dump();
+}
+
 TEST(AgentRdpmc, WithoutTheAgentsScriptHardwareEventsStayOnBreakpoints) {
   // The agent opens its events in the kernel, which has no PMU here: without a script of its
   // own the run keeps the hardware events to the tracer (breakpoints), as on a machine where
