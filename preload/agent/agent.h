@@ -41,7 +41,8 @@ struct rp_group {
 /* The counter groups of one thread (its own), or of one thread that predates the agent
  * (inherited, process scope). counters.c. */
 struct rp_counter_set {
-  int open;                 /* every group is open */
+  int open;                 /* every group is open (but the timed ones when `no_timed`) */
+  int no_timed;             /* process scope while solo: the timed groups are the thread's own */
   int fds[RP_MAX_EVENTS];   /* in event order; -1: none (or a scripted group) */
   /* a timed group's events' perf_event_mmap_page, mapped for rdpmc reads (own groups only:
    * the kernel refuses to map inherited events); NULL: read(2) */
@@ -133,6 +134,11 @@ struct rp_agent {
    * that thread's counts are the process's, read once (ring.c); the first pthread_create ends it
    * (rp_thread_leave_solo). */
   volatile int solo;
+  /* With hardware (timed) groups the process's are not inherited ones while solo: they are the
+   * solo thread's own, read through their pages (counters.c); at the first pthread_create
+   * inherited ones open on the calling thread, and process_offset continues the counts. */
+  struct rp_counter_set *solo_set;
+  uint64_t process_offset[RP_MAX_VALUES]; /* added to the inherited timed groups' values */
 
   /* per-thread state (thread.c) */
   pthread_key_t thread_key;
@@ -198,6 +204,9 @@ RP_HIDDEN int rp_counters_read_process(uint64_t *out);
 RP_HIDDEN void rp_counters_open_thread(struct rp_counter_set *set);
 RP_HIDDEN void rp_counters_close(struct rp_counter_set *set); /* closes every one; open = 0 */
 RP_HIDDEN int rp_counters_read(struct rp_counter_set *set, uint64_t *out);
+/* Leaving solo (the calling thread, before the second thread exists): the process's timed
+ * groups become inherited ones on this thread, continuing what its own groups counted. */
+RP_HIDDEN void rp_counters_leave_solo(void);
 
 #ifdef ROOFPROF_TEST_SEAMS
 /* scripted_pmu.c: the agent's scripted PMU (ROOFPROF_AGENT_SCRIPTED_PMU, test builds only),

@@ -8,7 +8,9 @@
  *     pthread_create if that comes before its constructor), so the kernel folds every thread
  *     created afterwards (and every thread that exited) into those readings, which any thread
  *     may take; read where a region opens or closes in the process (share.c), and as the
- *     thread's own while the process has one thread (agent.h, `solo`).
+ *     thread's own while the process has one thread (agent.h, `solo`). With hardware (timed)
+ *     groups, while solo the process's timed groups are the thread's own (read through their
+ *     pages); inherited ones open at the first pthread_create (rp_counters_leave_solo).
  * Software groups are read with read() on the leader: software events have no hardware counter
  * index. A thread's own hardware (timed) groups are mapped and read with rdpmc through their
  * events' perf_event_mmap_page where the kernel allows it (preload/pmc_page.h), with read()
@@ -94,13 +96,12 @@ static void map_pages(struct rp_counter_set *set, const struct rp_group *g) {
   }
 }
 
-/* Every group of the run for `tid` into `set`; set->open 0 (nothing left open) when one fails:
- * returns its negative errno. */
-static int open_set(pid_t tid, int inherit, struct rp_counter_set *set) {
-  memset(set, 0, sizeof *set);
-  for (int i = 0; i < RP_MAX_EVENTS; ++i) set->fds[i] = -1;
+/* Every group of the run for `tid` into `set` (only the `timed` ones, or all but those: 1 and
+ * 0; -1: all); set->open 0 (nothing left open) when one fails: returns its negative errno. */
+static int open_groups(pid_t tid, int inherit, struct rp_counter_set *set, int timed) {
   for (int gi = 0; gi < rp.n_groups; ++gi) {
     const struct rp_group *g = &rp.groups[gi];
+    if (timed >= 0 && g->timed != timed) continue;
 #ifdef ROOFPROF_TEST_SEAMS
     if (g->timed && rp_scripted_active()) {
       set->scripted[gi] = rp_scripted_open(gi, inherit, inherit ? NULL : &set->pages[g->first]);
@@ -122,9 +123,30 @@ static int open_set(pid_t tid, int inherit, struct rp_counter_set *set) {
   return 0;
 }
 
+static int open_set(pid_t tid, int inherit, struct rp_counter_set *set, int no_timed) {
+  memset(set, 0, sizeof *set);
+  for (int i = 0; i < RP_MAX_EVENTS; ++i) set->fds[i] = -1;
+  set->no_timed = no_timed;
+  return open_groups(tid, inherit, set, no_timed ? 0 : -1);
+}
+
+static int count_threads(void) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) n += e->d_name[0] >= '0' && e->d_name[0] <= '9';
+  closedir(d);
+  return n;
+}
+
 void rp_counters_open_process(void) {
   rp.n_process_sets = 0;
+  rp.solo_set = NULL;
   if (rp.n_events == 0) return;
+  /* One thread (solo): its own timed groups will be the process's, read without a system call
+   * (inherited events cannot be mapped); the inherited ones open when a second thread starts. */
+  const int no_timed = rp.n_times > 0 && count_threads() == 1;
   DIR *d = opendir("/proc/self/task");
   if (!d) {
     rp_log("cannot list /proc/self/task: process counts unknown");
@@ -139,7 +161,7 @@ void rp_counters_open_process(void) {
       rp.process_unknown = 1;
       break;
     }
-    int err = open_set((pid_t)atoi(e->d_name), 1, &rp.process_sets[rp.n_process_sets]);
+    int err = open_set((pid_t)atoi(e->d_name), 1, &rp.process_sets[rp.n_process_sets], no_timed);
     if (err < 0) {
       rp_log("cannot open a counter group for thread %s (errno %d): process counts unknown", e->d_name, -err);
       rp_counters_close_process();
@@ -150,27 +172,74 @@ void rp_counters_open_process(void) {
   }
   closedir(d);
   rp.solo = rp.n_process_sets == 1 && !rp.process_unknown;
+  if (!rp.solo && rp.n_process_sets > 0 && rp.process_sets[0].no_timed) { /* a thread came meanwhile */
+    rp_log("threads started while the agent opened its counters: process counts unknown");
+    rp_counters_close_process();
+    rp.process_unknown = 1;
+  }
 }
 
 void rp_counters_close_process(void) {
   for (int i = 0; i < rp.n_process_sets; ++i) rp_counters_close(&rp.process_sets[i]);
   rp.n_process_sets = 0;
   rp.solo = 0;
+  rp.solo_set = NULL;
 }
+
+static int read_groups(struct rp_counter_set *set, int timed, uint64_t *out);
 
 int rp_counters_read_process(uint64_t *out) {
   if (rp.n_process_sets == 0) return 0;
   for (int i = 0; i < rp.n_values; ++i) out[i] = 0;
   for (int s = 0; s < rp.n_process_sets; ++s) {
+    struct rp_counter_set *set = &rp.process_sets[s];
     uint64_t one[RP_MAX_VALUES];
-    if (!rp_counters_read(&rp.process_sets[s], one)) return 0;
+    if (!set->open) return 0;
+    if (set->no_timed) { /* solo: the timed groups are the thread's own */
+      if (!read_groups(set, 0, one) || !rp.solo_set || !rp.solo_set->open || !read_groups(rp.solo_set, 1, one)) return 0;
+    } else {
+      if (!rp_counters_read(set, one)) return 0;
+      if (s == 0)
+        for (int i = 0; i < rp.n_values; ++i) one[i] += rp.process_offset[i];
+    }
     for (int i = 0; i < rp.n_values; ++i) out[i] += one[i]; /* times too, as perf sums threads */
   }
   return 1;
 }
 
 void rp_counters_open_thread(struct rp_counter_set *set) {
-  if (rp.n_events == 0 || open_set(0, 0, set) < 0) set->open = 0;
+  if (rp.n_events == 0 || open_set(0, 0, set, 0) < 0) set->open = 0;
+  if (set->open && rp.solo && rp.n_process_sets == 1 && rp.process_sets[0].no_timed) rp.solo_set = set;
+}
+
+void rp_counters_leave_solo(void) {
+  struct rp_counter_set *set = &rp.process_sets[0];
+  if (rp.n_process_sets != 1 || !set->no_timed) return;
+  /* What the solo thread's own timed groups counted so far (none: nothing to continue). */
+  uint64_t before[RP_MAX_VALUES];
+  const int from_own = rp.solo_set != NULL;
+  const int counted = !from_own || rp_counters_read_process(before);
+  set->no_timed = 0;
+  rp.solo_set = NULL;
+  for (int i = 0; i < rp.n_values; ++i) rp.process_offset[i] = 0;
+  uint64_t now[RP_MAX_VALUES];
+  if (!counted || open_groups(0, 1, set, 1) < 0 || !read_groups(set, 1, now)) {
+    rp_log("cannot continue the process's hardware counts on inherited groups: process counts unknown");
+    rp_counters_close_process();
+    rp.process_unknown = 1;
+    return;
+  }
+  if (!from_own) return;
+  /* the inherited groups start from (about) 0: continue the solo thread's counts and times */
+  for (int gi = 0; gi < rp.n_groups; ++gi) {
+    const struct rp_group *g = &rp.groups[gi];
+    if (!g->timed) continue;
+    for (int k = 0; k < g->count; ++k) rp.process_offset[g->first + k] = before[g->first + k] - now[g->first + k];
+    for (int j = 0; j < 2; ++j) {
+      const int i = rp.n_events + 2 * g->timed_index + j;
+      rp.process_offset[i] = before[i] - now[i];
+    }
+  }
 }
 
 void rp_counters_close(struct rp_counter_set *set) {
@@ -257,9 +326,16 @@ static int read_group(struct rp_counter_set *set, int gi, uint64_t *out) {
   return 1;
 }
 
+/* The `timed` groups of `set` (1), the others (0), or all (-1). */
+static int read_groups(struct rp_counter_set *set, int timed, uint64_t *out) {
+  for (int gi = 0; gi < rp.n_groups; ++gi) {
+    if (timed >= 0 && rp.groups[gi].timed != timed) continue;
+    if (!read_group(set, gi, out)) return 0;
+  }
+  return 1;
+}
+
 int rp_counters_read(struct rp_counter_set *set, uint64_t *out) {
   if (!set->open) return 0;
-  for (int gi = 0; gi < rp.n_groups; ++gi)
-    if (!read_group(set, gi, out)) return 0;
-  return 1;
+  return read_groups(set, set->no_timed ? 0 : -1, out);
 }

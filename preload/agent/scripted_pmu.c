@@ -9,6 +9,8 @@
  * Script lines (`#` starts a comment; TYPE a number or hw, sw, raw; CONFIG a number, 0x..):
  *   caps RDPMC TIME          cap_user_rdpmc and cap_user_time of the pages (default 1 1)
  *   width BITS               pmc_width (default 48)
+ *   inherit 0|1              0: opening an inherited hardware group fails (ENOENT), so that a
+ *                            test sees where the process's counts came from (default 1)
  *   count TYPE CONFIG N1 ... the event occurs N(k mod n) times in step k of its group
  *   steps S1 S2 ...          step k of every group is S(k mod n): F or F/out: the group holds
  *                            its counters for the share F of the step (it counts round(N F) of
@@ -53,13 +55,13 @@ struct step {
 
 static struct {
   int active;
-  int rdpmc, time;
+  int rdpmc, time, inherit;
   uint16_t width;
   struct rule counts[RP_SCRIPT_RULES];
   int n_counts;
   struct step steps[RP_SCRIPT_VALUES];
   int n_steps;
-} script = {0, 1, 1, 48, {{0}}, 0, {{1000, 0}}, 1};
+} script = {0, 1, 1, 1, 48, {{0}}, 0, {{1000, 0}}, 1};
 
 struct group {
   int g; /* in rp.groups */
@@ -100,6 +102,10 @@ static int parse_line(const char *p) {
     if (!parse_number(&p, &a) || !parse_number(&p, &b)) return 0;
     script.rdpmc = a != 0;
     script.time = b != 0;
+  } else if (strncmp(p, "inherit", 7) == 0) {
+    p += 7;
+    if (!parse_number(&p, &a)) return 0;
+    script.inherit = a != 0;
   } else if (strncmp(p, "width", 5) == 0) {
     p += 5;
     if (!parse_number(&p, &a) || a < 8 || a > 64) return 0;
@@ -163,7 +169,7 @@ int rp_scripted_load(void) {
     if (hash) *hash = '\0';
     ++lineno;
     if (!parse_line(line)) {
-      rp_log("%s:%d: malformed line (caps, width, count, steps); agent off", path, lineno);
+      rp_log("%s:%d: malformed line (caps, inherit, width, count, steps); agent off", path, lineno);
       return -1;
     }
     line = nl ? nl + 1 : NULL;
@@ -274,6 +280,7 @@ static uint64_t scripted_rdpmc(void *ctx, uint32_t counter) {
 }
 
 void *rp_scripted_open(int g, int inherit, struct perf_event_mmap_page **pages) {
+  if (inherit && !script.inherit) return NULL;
   long m = rp_syscall6(SYS_mmap, 0, sizeof(struct group), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m < 0 && m > -4096) return NULL;
   struct group *s = (struct group *)m;

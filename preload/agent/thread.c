@@ -35,10 +35,7 @@ static struct rp_thread *thread_start(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 1; /* the C library functions called here may be patched region functions */
   self = t;
-  /* While the process has one thread its counts are the process's groups' (ring.c): with
-   * hardware events its own groups would only take counters from them; they open when the
-   * second thread starts (rp_thread_leave_solo). */
-  if (!(rp.solo && rp.n_times)) rp_counters_open_thread(&t->counters);
+  rp_counters_open_thread(&t->counters); /* while solo, its timed groups are the process's too */
   pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
   t->busy = 0;
   return t;
@@ -192,23 +189,30 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
 void rp_thread_leave_solo(void) {
   if (!rp.solo) return;
   struct rp_thread *t = self;
-  if (t != NULL && t != RP_THREAD_GONE && rp.n_times && !t->counters.open) {
-    const uintptr_t was = t->busy;
-    t->busy = 1;
-    rp_counters_open_thread(&t->counters); /* not opened while solo (thread_start) */
-    t->busy = was;
-  }
   if (t != NULL && t != RP_THREAD_GONE && t->counters.open) {
     uint64_t own[RP_MAX_VALUES], process[RP_MAX_VALUES];
     const uintptr_t was = t->busy;
     t->busy = 1;
     if (rp_counters_read(&t->counters, own) && rp_counters_read_process(process)) {
       for (int i = 0; i < rp.n_values; ++i) t->own_offset[i] = process[i] - own[i];
+      /* hardware groups: the process's were this thread's own while solo (counters.c) */
+      for (int g = 0; g < rp.n_groups; ++g) {
+        if (!rp.groups[g].timed) continue;
+        for (int k = 0; k < rp.groups[g].count; ++k) t->own_offset[rp.groups[g].first + k] = 0;
+        t->own_offset[rp.n_events + 2 * rp.groups[g].timed_index] = 0;
+        t->own_offset[rp.n_events + 2 * rp.groups[g].timed_index + 1] = 0;
+      }
       t->has_offset = 1;
     } else {
       rp_counters_close(&t->counters); /* its own counts could not continue the process's: unknown */
     }
     t->busy = was;
+  }
+  {
+    const uintptr_t was = t != NULL && t != RP_THREAD_GONE ? t->busy : 0;
+    if (t != NULL && t != RP_THREAD_GONE) t->busy = 1;
+    rp_counters_leave_solo(); /* the process's hardware groups become inherited ones */
+    if (t != NULL && t != RP_THREAD_GONE) t->busy = was;
   }
   rp.solo = 0;
 }
@@ -265,7 +269,7 @@ void rp_thread_after_fork_child(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 0;
   rp_counters_close(&t->counters);
-  if (rp.active && !(rp.solo && rp.n_times)) rp_counters_open_thread(&t->counters); /* as thread_start */
+  if (rp.active) rp_counters_open_thread(&t->counters);
   t->has_offset = 0;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
   t->n_closing = 0;

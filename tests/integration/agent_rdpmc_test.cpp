@@ -100,10 +100,11 @@ TEST(AgentRdpmc, WithoutUserRdpmcTheGroupIsReadWithReadAndCountsTheSame) {
   expect_scripted_counts(r.region);
 }
 
-TEST(AgentRdpmc, ProcessScopeCountsTheScriptInProcess) {
-  // One thread: its counts are the process's, from the inherited groups (read(2), which the
-  // kernel does not map): still in-process, still exact.
-  const Measured r = run_agent(kCounts + kRotating);
+TEST(AgentRdpmc, ProcessScopeOfOneThreadReadsItsOwnGroupsPages) {
+  // One thread: the process's hardware counts are its own groups', read through their pages
+  // (inherited groups cannot be mapped, so none is opened until a second thread starts: the
+  // script makes opening one fail, and the script's read(2) of a mapped group fails too).
+  const Measured r = run_agent(kCounts + kRotating + "inherit 0\n");
   SKIP_WITHOUT_SEAMS(r);
   expect_in_process(r.region);
   expect_scripted_counts(r.region);
@@ -129,6 +130,18 @@ TEST(AgentRdpmc, ForkedChildCountsWithGroupsOfItsOwn) {
   EXPECT_EQ(calls(r.region), 2000) << r.region.dump();
   EXPECT_EQ(r.region["sources"]["calls"], "patch");
   EXPECT_DOUBLE_EQ(r.region["flops"].get<double>(), 18.0 * 2000) << r.region.dump();
+}
+
+TEST(AgentRdpmc, ProcessScopeWithThreadsContinuesOnInheritedGroups) {
+  // The first pthread_create moves the process's hardware counts to inherited groups: without
+  // them (the script refuses them) the process's counts are unknown, never wrong.
+  const Measured with = run_agent(kCounts, {}, {"threads", "2", "500"});
+  SKIP_WITHOUT_SEAMS(with);
+  EXPECT_EQ(calls(with.region), 1000) << with.region.dump();
+  EXPECT_TRUE(with.region["flops"].is_number()) << with.region.dump();
+  const Measured without = run_agent(kCounts + "inherit 0\n", {}, {"threads", "2", "500"});
+  EXPECT_EQ(calls(without.region), 1000);
+  EXPECT_TRUE(without.region["flops"].is_null()) << without.region.dump();
 }
 
 TEST(AgentRdpmc, WithoutTheAgentsScriptHardwareEventsStayOnBreakpoints) {
