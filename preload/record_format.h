@@ -39,11 +39,14 @@
 #define RP_MAX_EVENTS 24
 #define RP_MAX_TIMED_GROUPS 6 /* hardware groups: their times follow the events in a snapshot */
 /* ROOFPROF_AGENT_EVENTS, what roofprof (cli/agent_env.cpp) tells the agent (config.c) to count:
- * perf groups separated by ';', each a ','-separated list of events "TYPE:CONFIG[:CONFIG1[:K]]"
- * (decimal perf_event_attr type, config, config1; K 1: exclude_kernel, absent: as
- * ROOFPROF_AGENT_USER_LEVEL says), the leader first. A group is timed (read with its
+ * perf groups separated by ';', each a ','-separated list of events "TYPE:CONFIG[:CONFIG1[:FLAGS]]"
+ * (decimal perf_event_attr type, config, config1; FLAGS the RP_EVENT_* bits, absent:
+ * exclude_kernel as ROOFPROF_AGENT_USER_LEVEL says), the leader first. A group is timed (read with its
  * time_enabled and time_running, whose deltas scale its counts) unless its leader is a software
  * event (those are never rotated off a counter). */
+#define RP_EVENT_EXCLUDE_KERNEL 0x1u /* perf_event_attr.exclude_kernel */
+#define RP_EVENT_PINNED 0x2u         /* perf_event_attr.pinned (a leader: the group never rotates out) */
+#define RP_EVENT_EXCLUSIVE 0x4u      /* perf_event_attr.exclusive */
 #define RP_EVENTS_GROUP_SEP ';'
 #define RP_EVENTS_EVENT_SEP ','
 #define RP_GROUP_TIMED(leader_type) ((leader_type) != 1u /* PERF_TYPE_SOFTWARE */)

@@ -28,7 +28,7 @@ struct perf_event_mmap_page;
 struct rp_event {
   uint32_t type;
   uint64_t config, config1;
-  int exclude_kernel;
+  uint32_t flags; /* RP_EVENT_* (record_format.h) */
 };
 
 /* One group: events [first, first + count); timed: hardware (the kernel may rotate it off the

@@ -2,7 +2,7 @@
  *   ROOFPROF_AGENT_DIR         directory for the record files (required: no agent without it)
  *   ROOFPROF_AGENT_REGIONS     one "SPEC:PATTERN" per line (SPEC: spec index in roofprof)
  *   ROOFPROF_AGENT_SCOPE       process | thread
- *   ROOFPROF_AGENT_EVENTS      perf groups of "TYPE:CONFIG[:CONFIG1[:K]]" (record_format.h;
+ *   ROOFPROF_AGENT_EVENTS      perf groups of "TYPE:CONFIG[:CONFIG1[:FLAGS]]" (record_format.h;
  *                              empty: time only)
  *   ROOFPROF_AGENT_USER_LEVEL  1: count without the kernel side (exclude_kernel), as an
  *                              unprivileged user must at perf_event_paranoid >= 2
@@ -63,7 +63,7 @@ static int parse_patterns(const char *text) {
   return 0;
 }
 
-/* ROOFPROF_AGENT_EVENTS (record_format.h): groups of "TYPE:CONFIG[:CONFIG1[:K]]". */
+/* ROOFPROF_AGENT_EVENTS (record_format.h): groups of "TYPE:CONFIG[:CONFIG1[:FLAGS]]". */
 static int parse_events(const char *text) {
   int group_start = 1;
   while (text && *text) {
@@ -74,9 +74,9 @@ static int parse_events(const char *text) {
     if (*end != ':') return -1;
     e->config = strtoull(end + 1, &end, 10);
     e->config1 = 0;
-    e->exclude_kernel = rp.user_level;
+    e->flags = rp.user_level ? RP_EVENT_EXCLUDE_KERNEL : 0;
     if (*end == ':') e->config1 = strtoull(end + 1, &end, 10);
-    if (*end == ':') e->exclude_kernel = strtoul(end + 1, &end, 10) != 0;
+    if (*end == ':') e->flags = (uint32_t)strtoul(end + 1, &end, 10);
     if (*end != RP_EVENTS_EVENT_SEP && *end != RP_EVENTS_GROUP_SEP && *end != '\0') return -1;
     if (group_start) {
       if (rp.n_groups >= RP_MAX_GROUPS) return -1;
@@ -124,7 +124,7 @@ int rp_config_read(void) {
   }
   rp.ring_slots = (uint64_t)slots;
   if (parse_events(getenv("ROOFPROF_AGENT_EVENTS")) != 0) {
-    rp_log("bad ROOFPROF_AGENT_EVENTS (want groups of TYPE:CONFIG[:CONFIG1[:K]], at most %d events, %d groups); agent off",
+    rp_log("bad ROOFPROF_AGENT_EVENTS (want groups of TYPE:CONFIG[:CONFIG1[:FLAGS]], at most %d events, %d groups); agent off",
            RP_MAX_EVENTS, RP_MAX_GROUPS);
     return -1;
   }
