@@ -15,8 +15,11 @@ AgentEvents agent_events(const std::vector<std::vector<perf_event_attr>>& groups
     if (RP_GROUP_TIMED(g.front().type)) out.timed.push_back({out.n_events, g.size(), 0, 0});
     for (size_t i = 0; i < g.size(); ++i) {
       const perf_event_attr& a = g[i];
-      const unsigned flags = (a.exclude_kernel ? RP_EVENT_EXCLUDE_KERNEL : 0u) | (a.pinned ? RP_EVENT_PINNED : 0u) |
-                             (a.exclusive ? RP_EVENT_EXCLUSIVE : 0u);
+      // Never pinned: the tracer's groups count on the same thread, and a second pinned group
+      // that cannot get its counters goes into an error state that its mmap page does not show
+      // (its counts would freeze and read as exact zeros). Unpinned, it rotates: scaled, or
+      // not counted (null), never wrong.
+      const unsigned flags = (a.exclude_kernel ? RP_EVENT_EXCLUDE_KERNEL : 0u) | (a.exclusive ? RP_EVENT_EXCLUSIVE : 0u);
       out.setting += fmt::format("{}{}:{}:{}:{}", i ? std::string(1, RP_EVENTS_EVENT_SEP) : std::string(), a.type,
                                  a.config, a.config1, flags);
     }

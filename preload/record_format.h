@@ -45,8 +45,8 @@
  * time_enabled and time_running, whose deltas scale its counts) unless its leader is a software
  * event (those are never rotated off a counter). */
 #define RP_EVENT_EXCLUDE_KERNEL 0x1u /* perf_event_attr.exclude_kernel */
-#define RP_EVENT_PINNED 0x2u         /* perf_event_attr.pinned (a leader: the group never rotates out) */
 #define RP_EVENT_EXCLUSIVE 0x4u      /* perf_event_attr.exclusive */
+/* (0x2 is not used: the agent never pins a group, see preload/agent_events.cpp) */
 #define RP_EVENTS_GROUP_SEP ';'
 #define RP_EVENTS_EVENT_SEP ','
 #define RP_GROUP_TIMED(leader_type) ((leader_type) != 1u /* PERF_TYPE_SOFTWARE */)

@@ -64,7 +64,6 @@ static int open_group(pid_t tid, int inherit, const struct rp_group *g, int *fds
     a.read_format = PERF_FORMAT_GROUP | (g->timed ? PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING : 0);
     a.exclude_hv = 1;
     a.exclude_kernel = (e->flags & RP_EVENT_EXCLUDE_KERNEL) ? 1 : 0;
-    a.pinned = (e->flags & RP_EVENT_PINNED) ? 1 : 0;
     a.exclusive = (e->flags & RP_EVENT_EXCLUSIVE) ? 1 : 0;
     a.inherit = inherit ? 1 : 0;
     a.inherit_thread = inherit ? 1 : 0; /* threads only, not fork children */
