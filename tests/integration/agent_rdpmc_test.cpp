@@ -144,6 +144,15 @@ TEST(AgentRdpmc, ProcessScopeWithThreadsContinuesOnInheritedGroups) {
   EXPECT_TRUE(without.region["flops"].is_null()) << without.region.dump();
 }
 
+TEST(AgentRdpmc, NoPtraceCountsHardwareEventsThroughTheGotHook) {
+  // The agent alone (--no-ptrace): the same groups, through its GOT hook of pre_work.
+  const Measured r = run_agent(kCounts + kRotating, {"--no-ptrace", "--scope", "thread"}, {"calls", "10000"});
+  SKIP_WITHOUT_SEAMS(r);
+  EXPECT_EQ(calls(r.region), 10000) << r.region.dump();
+  EXPECT_EQ(r.region["sources"]["calls"], "agent");
+  EXPECT_DOUBLE_EQ(r.region["flops"].get<double>(), 18.0 * 10000) << r.region.dump();
+}
+
 TEST(AgentRdpmc, WithoutTheAgentsScriptHardwareEventsStayOnBreakpoints) {
   // The agent opens its events in the kernel, which has no PMU here: without a script of its
   // own the run keeps the hardware events to the tracer (breakpoints), as on a machine where
