@@ -144,6 +144,7 @@ static int count_threads(void) {
 void rp_counters_open_process(void) {
   rp.n_process_sets = 0;
   rp.solo_set = NULL;
+  for (int i = 0; i < RP_MAX_VALUES; ++i) rp.process_offset[i] = 0;
   if (rp.n_events == 0) return;
   /* One thread (solo): its own timed groups will be the process's, read without a system call
    * (inherited events cannot be mapped); the inherited ones open when a second thread starts. */
