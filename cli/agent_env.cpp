@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 #include "common/layout.hpp"
-#include "counters/software_events.hpp"
+#include "counters/perf_system.hpp"
 #include "preload/record_format.h"
 
 extern char** environ;
@@ -17,20 +17,21 @@ namespace roofprof::cli {
 
 namespace fs = std::filesystem;
 
-std::string events_setting(const counters::Backend& backend) {
-  std::string out;
-  for (const auto& e : backend.events()) {
-    const counters::SoftwareEvent* found = nullptr;
-    try {
-      found = &counters::find_software_event(e.name);  // "page-faults:u" too
-    } catch (const UserError&) {
-      throw UserError(fmt::format("--no-ptrace counts software events only; '{}' is not one", e.name));
-    }
-    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", 1 /* PERF_TYPE_SOFTWARE */, found->config);
+preload::AgentEvents agent_events(const counters::Backend& backend) {
+  return preload::agent_events(backend.thread_groups(), backend.events().size());
+}
+
+bool agent_counts_events(const counters::Backend& backend) {
+  preload::AgentEvents events;
+  try {
+    events = agent_events(backend);
+  } catch (const UserError&) {
+    return false;
   }
-  if (backend.events().size() > RP_MAX_EVENTS)
-    throw UserError(fmt::format("--no-ptrace counts at most {} events", RP_MAX_EVENTS));
-  return out;
+  // The agent opens its events in the kernel: where roofprof's hardware events come from a
+  // scripted PMU (test builds), the agent has them only from a script of its own.
+  const bool scripted = counters::scripted_pmu_honoured() && std::getenv("ROOFPROF_SCRIPTED_PMU");
+  return events.timed.empty() || !scripted || std::getenv("ROOFPROF_AGENT_SCRIPTED_PMU");
 }
 
 std::string regions_setting(const probes::Planner& planner) {
@@ -54,7 +55,7 @@ std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& 
       {"ROOFPROF_AGENT_DIR", dir},
       {"ROOFPROF_AGENT_REGIONS", regions_setting(planner)},
       {"ROOFPROF_AGENT_SCOPE", so.scope == regions::Scope::Thread ? "thread" : "process"},
-      {"ROOFPROF_AGENT_EVENTS", events_setting(backend)},
+      {"ROOFPROF_AGENT_EVENTS", agent_events(backend).setting},
       {"ROOFPROF_AGENT_FOLLOW_FORK", so.follow_fork ? "1" : "0"},
       {"ROOFPROF_AGENT_CONSUMER", std::to_string(::getpid())},
   };

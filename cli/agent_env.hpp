@@ -11,6 +11,7 @@
 
 #include "common/temp_dir.hpp"
 #include "counters/backend.hpp"
+#include "preload/agent_events.hpp"
 #include "probes/plan.hpp"
 #include "tracer/session.hpp"
 
@@ -19,13 +20,16 @@ namespace roofprof::cli {
 // <bin>/../lib/roofprof/libroofprof-preload.so; UserError when missing.
 std::string agent_library();
 
-// ROOFPROF_AGENT_EVENTS: the backend's events as perf software events; UserError for others.
-std::string events_setting(const counters::Backend& backend);
+// What the agent counts of the backend's events (ROOFPROF_AGENT_EVENTS and the snapshots' layout);
+// UserError (one line) for events it cannot count (preload/agent_events.hpp).
+preload::AgentEvents agent_events(const counters::Backend& backend);
+// The agent can count the backend's events in this run (the combined mode's condition).
+bool agent_counts_events(const counters::Backend& backend);
 // ROOFPROF_AGENT_REGIONS: "SPEC:PATTERN" lines of the function specs (span specs are skipped).
 std::string regions_setting(const probes::Planner& planner);
 
 // ROOFPROF_AGENT_* settings and LD_PRELOAD (agent first, then any existing value). Throws
-// UserError for an event the agent cannot count (software events only).
+// UserError for events the agent cannot count.
 std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
                                                   const probes::Planner& planner, const std::string& dir);
 

@@ -54,7 +54,8 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   std::string path = check_and_resolve(so, planner);
   RecordDir dir;
   ChildEnv env(agent_settings(so, backend, planner, dir.path()));
-  preload::Collector collector(dir.path(), planner, backend.events().size(), tracker);
+  const preload::AgentEvents events = agent_events(backend);
+  preload::Collector collector(dir.path(), planner, events.n_events, tracker, false, events.timed);
   collector.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
   if (so.agent_call_key) collector.key_calls(so.agent_call_key, so.agent_module);
   if (so.on_ready) so.on_ready();  // everything the agent cannot do has been said

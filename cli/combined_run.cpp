@@ -30,7 +30,7 @@ CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::B
         settings.insert_or_assign("ROOFPROF_AGENT_SITES", std::string("1"));  // hook only what take() gave the agent
         return settings;
       }()),
-      collector_(dir_.path(), planner, backend.events().size(), tracker, true) {
+      collector_(dir_.path(), planner, backend.events().size(), tracker, true, agent_events(backend).timed) {
   if (so.agent_call_key) collector_.key_calls(so.agent_call_key, so.agent_module);
   collector_.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
 }

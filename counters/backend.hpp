@@ -2,6 +2,7 @@
 // Counting backends behind one interface. A backend knows an ordered list of events and
 // opens them for one thread at a time; ProcessCounters keeps every counted thread of one
 // process and answers thread- and process-scope reads.
+#include <linux/perf_event.h>
 #include <sys/types.h>
 
 #include <cmath>
@@ -55,6 +56,10 @@ class Backend {
   // number of threads; a thread-scope read has them as not counted.
   virtual size_t system_wide_events() const { return 0; }
   virtual CounterValues read_system_wide() { return {}; }
+  // The perf_event groups open() opens for a thread, in events() order (attributes as opened,
+  // the leader first), so that another reader (the in-process agent) can open the same events
+  // itself; empty for events that are not the thread's perf events (none, emulation, system-wide).
+  virtual std::vector<std::vector<perf_event_attr>> thread_groups() const { return {}; }
 };
 
 // perf_event software events, one group per thread (PERF_FORMAT_GROUP with

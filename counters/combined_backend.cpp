@@ -35,6 +35,12 @@ class CombinedBackend : public Backend {
   }
   std::string name() const override { return name_; }
   const std::vector<EventInfo>& events() const override { return events_; }
+  std::vector<std::vector<perf_event_attr>> thread_groups() const override {
+    std::vector<std::vector<perf_event_attr>> out;
+    for (const auto& p : parts_)
+      for (auto& g : p->thread_groups()) out.push_back(std::move(g));
+    return out;
+  }
   std::unique_ptr<ThreadCounters> open(pid_t tid) override {
     std::vector<std::unique_ptr<ThreadCounters>> opened;
     for (auto& p : parts_) opened.push_back(p->open(tid));

@@ -46,6 +46,14 @@ class PerfHardwareBackend : public Backend {
   }
   std::string name() const override { return "perf"; }
   const std::vector<EventInfo>& events() const override { return events_; }
+  std::vector<std::vector<perf_event_attr>> thread_groups() const override {
+    std::vector<std::vector<perf_event_attr>> out;
+    for (const auto& specs : groups_) {
+      out.emplace_back();
+      for (const EventSpec& s : specs) out.back().push_back(s.attr);
+    }
+    return out;
+  }
   std::unique_ptr<ThreadCounters> open(pid_t tid) override {
     std::vector<PerfGroup> groups;
     for (const auto& specs : groups_) groups.emplace_back(tid, specs);

@@ -31,6 +31,12 @@ class PerfSoftwareBackend : public Backend {
   }
   std::string name() const override { return "perf"; }
   const std::vector<EventInfo>& events() const override { return events_; }
+  std::vector<std::vector<perf_event_attr>> thread_groups() const override {
+    std::vector<perf_event_attr> group;
+    for (const EventSpec& s : specs_) group.push_back(s.attr);
+    if (group.empty()) return {};
+    return {group};
+  }
   std::unique_ptr<ThreadCounters> open(pid_t tid) override {
     std::vector<PerfGroup> groups;
     if (!specs_.empty()) groups.emplace_back(tid, specs_);

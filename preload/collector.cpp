@@ -39,11 +39,11 @@ bool ends_with(const std::string& s, const char* suffix) {
 }  // namespace
 
 Collector::Collector(std::string dir, probes::Planner& planner, size_t n_events,
-                     regions::Tracker& tracker, bool tracer_plans)
+                     regions::Tracker& tracker, bool tracer_plans, std::vector<CounterGroupTimes> timed)
     : dir_(std::move(dir)),
       planner_(planner),
       names_(planner),
-      replay_(n_events, tracker),
+      replay_(n_events, tracker, std::move(timed)),
       n_events_(n_events),
       tracer_plans_(tracer_plans) {}
 

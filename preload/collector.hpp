@@ -22,8 +22,9 @@ class Collector {
  public:
   // `tracer_plans`: the combined mode, where the tracer gives the planner every module (the
   // agent's module list is not planned again) and says itself what is not measured.
+  // `timed`: the agent's timed groups (AgentEvents::timed), whose times its snapshots carry.
   Collector(std::string dir, probes::Planner& planner, size_t n_events,
-            regions::Tracker& tracker, bool tracer_plans = false);
+            regions::Tracker& tracker, bool tracer_plans = false, std::vector<CounterGroupTimes> timed = {});
 
   // Opens new files and drains every open one; a file whose process is gone (or replaced by
   // exec) is drained to its end and what it left open is closed. Returns records replayed.

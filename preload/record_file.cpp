@@ -32,8 +32,9 @@ std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   if (std::memcmp(h->magic, RP_FILE_MAGIC, 8) != 0) problem = "bad magic";
   else if (h->version != RP_FILE_VERSION) problem = fmt::format("version {} (expected {})", h->version, RP_FILE_VERSION);
   else if (h->n_events > RP_MAX_EVENTS) problem = "too many events";
+  else if (h->n_times > 2 * RP_MAX_TIMED_GROUPS || h->n_times % 2) problem = "bad group times";
   else if (h->callers > 1) problem = "bad callers flag";
-  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events, h->scope, h->callers)) problem = "record size differs";
+  else if (h->record_bytes != RP_RECORD_BYTES(h->n_events + h->n_times, h->scope, h->callers)) problem = "record size differs";
   else if (h->capacity == 0 || (h->capacity & (h->capacity - 1)) != 0) problem = "ring capacity is not a power of two";
   else if (h->table_offset + h->table_bytes > bytes || h->ring_offset + h->capacity * h->record_bytes > bytes ||
            h->states_offset + RP_STATES_BYTES > bytes || h->states_offset % alignof(rp_region_state) != 0)
@@ -109,7 +110,7 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
   uint64_t pos = __atomic_load_n(&header_->tail, __ATOMIC_RELAXED);
   const uint64_t head = __atomic_load_n(&header_->head, __ATOMIC_ACQUIRE);
   size_t delivered = 0;
-  const size_t n = n_events();
+  const size_t n = this->n_values();
   const size_t n_values = RP_RECORD_VALUES(n, header_->scope);
   Record r;  // once: counts past n_events stay zero, and no record is cleared field by field
   for (; pos < head; ++pos) {

@@ -35,9 +35,9 @@ struct Record {
   int64_t probe_ns = 0;           // the thread's probe time up to time_ns (record_format.h)
   uint64_t probe_boundaries = 0;  // its boundaries up to here
   bool has_counts = false;                        // the thread's own
-  std::array<uint64_t, RP_MAX_EVENTS> counts{};  // the first n_events() are meaningful
+  std::array<uint64_t, RP_MAX_VALUES> counts{};  // the first n_values() are meaningful (record_format.h)
   bool has_process_counts = false;                        // the process's (scope=process files)
-  std::array<uint64_t, RP_MAX_EVENTS> process_counts{};  // likewise
+  std::array<uint64_t, RP_MAX_VALUES> process_counts{};  // likewise
 };
 
 class RecordFile {
@@ -52,6 +52,8 @@ class RecordFile {
   int pid() const { return header_->pid; }
   int ppid() const { return header_->ppid; }
   size_t n_events() const { return header_->n_events; }
+  // A snapshot's values: the events' counts, then each timed group's two times.
+  size_t n_values() const { return size_t(header_->n_events) + header_->n_times; }
   regions::Scope scope() const;
   int64_t start_ns() const { return header_->start_ns; }
   // Table lines published so far (record_format.h).

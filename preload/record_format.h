@@ -36,10 +36,25 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 6u
+#define RP_FILE_VERSION 7u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
-#define RP_MAX_EVENTS 8
+#define RP_MAX_EVENTS 24
+#define RP_MAX_TIMED_GROUPS 6 /* hardware groups: their times follow the events in a snapshot */
+/* ROOFPROF_AGENT_EVENTS, what roofprof (cli/agent_env.cpp) tells the agent (config.c) to count:
+ * perf groups separated by ';', each a ','-separated list of events "TYPE:CONFIG[:CONFIG1[:FLAGS]]"
+ * (decimal perf_event_attr type, config, config1; FLAGS the RP_EVENT_* bits, absent:
+ * exclude_kernel as ROOFPROF_AGENT_USER_LEVEL says), the leader first. A group is timed (read with its
+ * time_enabled and time_running, whose deltas scale its counts) unless its leader is a software
+ * event (those are never rotated off a counter). */
+#define RP_EVENT_EXCLUDE_KERNEL 0x1u /* perf_event_attr.exclude_kernel */
+#define RP_EVENT_EXCLUSIVE 0x4u      /* perf_event_attr.exclusive */
+/* (0x2 is not used: the agent never pins a group, see preload/agent_events.cpp) */
+#define RP_EVENTS_GROUP_SEP ';'
+#define RP_EVENTS_EVENT_SEP ','
+#define RP_GROUP_TIMED(leader_type) ((leader_type) != 1u /* PERF_TYPE_SOFTWARE */)
+/* A snapshot: n_events counts, then (time_enabled, time_running) of each timed group */
+#define RP_MAX_VALUES (RP_MAX_EVENTS + 2 * RP_MAX_TIMED_GROUPS)
 #define RP_MAX_DEPTH 256 /* hooked calls in progress per thread (shadow stack) */
 #define RP_DEFAULT_RING_SLOTS (1u << 16)
 #define RP_FILE_SUFFIX ".rfa"
@@ -70,22 +85,25 @@ struct rp_record {
    * trampolines' register saves: the calibration's untimed residual) up to here. */
   int64_t probe_ns;
   uint64_t probe_boundaries;
-  /* cumulative, in the order of ROOFPROF_AGENT_EVENTS: the thread's own; then, in a file of
-   * scope=process, the whole process's (every thread, exited ones included); then, in a file
-   * whose header has `callers` set (run --group-by caller), the call's return address of an
-   * RP_ENTER record (read from `sp` before the exit stub replaces it), at
-   * counts[RP_RECORD_VALUES(n_events, scope)] */
-  uint64_t counts[2 * RP_MAX_EVENTS + 1];
+  /* Snapshots of n_values = n_events + n_times values each (the header's): the events'
+   * cumulative counts in the order of ROOFPROF_AGENT_EVENTS (raw counts in a timed group), then
+   * time_enabled and time_running of each timed group (hardware events, which the kernel may
+   * rotate off the counters: the reader scales their deltas). The thread's own snapshot; then,
+   * in a file of scope=process, the whole process's (every thread, exited ones included); then,
+   * in a file whose header has `callers` set (run --group-by caller), the call's return address
+   * of an RP_ENTER record (read from `sp` before the exit stub replaces it), at
+   * counts[RP_RECORD_VALUES(n_values, scope)] */
+  uint64_t counts[2 * RP_MAX_VALUES + 1];
 };
-/* A slot holds the counts of the file's n_events only (twice in scope=process, and the return
+/* A slot holds the file's n_values only (twice in scope=process, and the return
  * address with `callers`): slots are RP_RECORD_BYTES(n_events, scope, callers) apart (56 bytes
- * with no event, instead of 192),
+ * with no event),
  * so that the ring a program fills and roofprof drains takes the cache and page-cache room its
  * records need. */
 enum rp_scope { RP_SCOPE_PROCESS = 0, RP_SCOPE_THREAD = 1 };
-#define RP_RECORD_VALUES(n_events, scope) ((n_events) * ((scope) == RP_SCOPE_PROCESS ? 2u : 1u))
-#define RP_RECORD_BYTES(n_events, scope, callers) \
-  (offsetof(struct rp_record, counts) + sizeof(uint64_t) * (RP_RECORD_VALUES(n_events, scope) + ((callers) ? 1u : 0u)))
+#define RP_RECORD_VALUES(n_values, scope) ((n_values) * ((scope) == RP_SCOPE_PROCESS ? 2u : 1u))
+#define RP_RECORD_BYTES(n_values, scope, callers) \
+  (offsetof(struct rp_record, counts) + sizeof(uint64_t) * (RP_RECORD_VALUES(n_values, scope) + ((callers) ? 1u : 0u)))
 
 /* Region states: one per agent region (a GOT hook's region id, below RP_STATE_HOOKS) and per
  * entry patch (RP_STATE_HOOKS + the patch id), RP_STATE_SLOTS in all; regions beyond have none
@@ -118,15 +136,15 @@ static inline struct rp_region_state *rp_region_state_of(struct rp_region_state 
 struct rp_file_header {
   char magic[8];
   uint32_t version;
-  uint32_t record_bytes; /* RP_RECORD_BYTES(n_events, callers): the distance between slots */
+  uint32_t record_bytes; /* RP_RECORD_BYTES(n_events + n_times, scope, callers): the distance between slots */
   uint64_t table_offset, table_bytes;
   uint64_t ring_offset, capacity; /* capacity: ring slots, a power of two */
   int32_t pid, ppid;
   uint32_t scope; /* enum rp_scope */
   uint32_t n_events;
   int64_t start_ns;
-  uint32_t callers; /* 1: RP_ENTER records carry the return address (counts[n_events]) */
-  uint32_t pad1;
+  uint32_t callers; /* 1: RP_ENTER records carry the return address (see rp_record) */
+  uint32_t n_times; /* 2 x the timed groups: values after the events in each snapshot */
   uint64_t pad0;
   /* Shared counters, accessed with __atomic builtins. */
   uint64_t head __attribute__((aligned(64))); /* next position producers reserve */

@@ -4,16 +4,24 @@
 
 namespace roofprof::preload {
 
-Replay::Replay(size_t n_events, regions::Tracker& tracker) : tracker_(tracker), n_events_(n_events) {}
+Replay::Replay(size_t n_events, regions::Tracker& tracker, std::vector<CounterGroupTimes> timed)
+    : tracker_(tracker), n_events_(n_events), timed_(std::move(timed)) {}
 
 namespace {
 
-// The record's values, or "not counted" where it has none.
-void fill(CounterValues& into, size_t n, bool has, const std::array<uint64_t, RP_MAX_EVENTS>& values) {
+// The record's values, or "not counted" where it has none. Software events are exact; a timed
+// group's values are raw counts with the group's times (record_format.h), scaled as deltas.
+void fill(CounterValues& into, size_t n, const std::vector<CounterGroupTimes>& timed, bool has,
+          const std::array<uint64_t, RP_MAX_VALUES>& values) {
   into.values.assign(n, counters::kNotCounted);
-  into.multiplexed = false;  // software events are never multiplexed
-  if (has)
-    for (size_t i = 0; i < n; ++i) into.values[i] = double(values[i]);
+  into.multiplexed = false;
+  into.groups = timed;
+  if (!has) return;
+  for (size_t i = 0; i < n; ++i) into.values[i] = double(values[i]);
+  for (size_t j = 0; j < timed.size(); ++j) {
+    into.groups[j].enabled = values[n + 2 * j];
+    into.groups[j].running = values[n + 2 * j + 1];
+  }
 }
 
 }  // namespace
@@ -21,13 +29,14 @@ void fill(CounterValues& into, size_t n, bool has, const std::array<uint64_t, RP
 void Replay::take_snapshot(const Record& r) {
   snapshot_tid_ = r.tid;
   if (n_events_ == 0) return;  // nothing to read: every snapshot is the empty one
-  fill(snapshot_, n_events_, r.has_counts, r.counts);
-  fill(process_, n_events_, r.has_process_counts, r.process_counts);
+  fill(snapshot_, n_events_, timed_, r.has_counts, r.counts);
+  fill(process_, n_events_, timed_, r.has_process_counts, r.process_counts);
 }
 
 CounterValues Replay::unknown() const {
   CounterValues v;
   v.values.assign(n_events_, counters::kNotCounted);
+  v.groups = timed_;
   return v;
 }
 

@@ -15,7 +15,8 @@ namespace roofprof::preload {
 
 class Replay : public regions::CountSource {
  public:
-  Replay(size_t n_events, regions::Tracker& tracker);
+  // `timed`: the file's timed groups (first, count), in the order their times follow the events.
+  Replay(size_t n_events, regions::Tracker& tracker, std::vector<CounterGroupTimes> timed = {});
 
   // `regions`: the planner's regions of an Enter record (several specs can name one
   // function; none: a region roofprof does not know, the record is skipped). Other kinds
@@ -45,6 +46,7 @@ class Replay : public regions::CountSource {
 
   regions::Tracker& tracker_;
   size_t n_events_;
+  std::vector<CounterGroupTimes> timed_;
   CounterValues snapshot_, process_;
   regions::Tid snapshot_tid_ = 0;
   CallKey call_key_;

@@ -73,7 +73,7 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
                            "with breakpoints");
     return p;
   }
-  const char* refusal = !agent_counts_events        ? "the in-process agent counts software events only"
+  const char* refusal = !agent_counts_events        ? "the in-process agent cannot count the run's events (memory-controller events are system-wide)"
                         : program.statically_linked ? "the program is statically linked"
                                                     : nullptr;
   if (refusal) {

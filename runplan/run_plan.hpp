@@ -63,7 +63,8 @@ counters::BackendChoice counting_for(const Request& request, counters::BackendCh
                                      const std::optional<LaunchInfo>& launch);
 
 // `choice`: counters::choose_backend(request.backend, caps). `agent_counts_events`: the
-// in-process agent can count the native run's events (software events only). Throws
+// in-process agent can count the native run's events (each thread's own perf events, software or
+// hardware: cli/agent_env.hpp). Throws
 // UserError (one line, what to do) for a request that cannot be planned.
 Plan make_plan(const Request& request, counters::BackendChoice choice, bool agent_counts_events,
                const Program& program, const std::optional<LaunchInfo>& launch);

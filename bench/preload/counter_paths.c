@@ -12,6 +12,11 @@
  *   thread_cputime clock_gettime(CLOCK_THREAD_CPUTIME_ID): a system call on x86
  *   mmap_page      the seqlock-protected fields of the task-clock event's mmap page (what a
  *                  user-space reading would use: no system call)
+ *   page_group     the agent's read of a hardware group of 7 events through their pages
+ *                  (preload/pmc_page.h: seqlocks, sign extension, the time delta from a real
+ *                  rdtsc), on pages filled in memory as the kernel fills them for a group on
+ *                  its counters, with a function standing in for rdpmc: this machine has no
+ *                  hardware events to map (the rdpmc instructions themselves are not in it)
  * and whether the page's sequence number (`lock`) moves when the thread takes page faults
  * (it would have to, to detect new faults without a read) and when it sleeps. */
 #define _GNU_SOURCE
@@ -24,6 +29,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "preload/pmc_page.h"
 
 static const uint64_t events[3] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
                                    PERF_COUNT_SW_CONTEXT_SWITCHES};
@@ -49,6 +56,33 @@ static int open_group(int inherit) {
   return lead;
 }
 
+enum { GROUP = 7 };
+
+static uint64_t stand_in_rdpmc(void *ctx, uint32_t counter) { return ((uint64_t *)ctx)[counter]; }
+
+static uint64_t real_rdtsc(void *ctx) {
+  (void)ctx;
+  uint32_t lo, hi;
+  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+  return (uint64_t)hi << 32 | lo;
+}
+
+/* GROUP pages as the kernel writes them for a group on its counters (48-bit counters). */
+static struct perf_event_mmap_page *group_pages(void) {
+  struct perf_event_mmap_page *pages = mmap(NULL, 4096 * GROUP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (int k = 0; k < GROUP; ++k) {
+    struct perf_event_mmap_page *pc = (struct perf_event_mmap_page *)((char *)pages + 4096 * k);
+    pc->index = (uint32_t)k + 1;
+    pc->offset = 140737488355327ll;
+    pc->cap_user_rdpmc = 1;
+    pc->cap_user_time = 1;
+    pc->pmc_width = 48;
+    pc->time_shift = 10;
+    pc->time_mult = 341;
+  }
+  return pages;
+}
+
 static double cpu_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -60,9 +94,9 @@ static int cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-enum { VDSO, SYSCALL, READ_THREAD, READ_INHERIT, READ_ONE, CPUTIME, MMAP_PAGE, N_PATHS };
+enum { VDSO, SYSCALL, READ_THREAD, READ_INHERIT, READ_ONE, CPUTIME, MMAP_PAGE, PAGE_GROUP, N_PATHS };
 static const char *names[N_PATHS] = {"vdso_clock", "syscall",        "read_thread", "read_inherit",
-                                     "read_one",   "thread_cputime", "mmap_page"};
+                                     "read_one",   "thread_cputime", "mmap_page",   "page_group"};
 
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 100000;
@@ -84,6 +118,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   int inherit_mmap = mmap(NULL, 4096, PROT_READ, MAP_SHARED, inherit_fd, 0) != MAP_FAILED;
+  struct perf_event_mmap_page *hw = group_pages();
+  const volatile struct perf_event_mmap_page *hw_pages[GROUP];
+  for (int k = 0; k < GROUP; ++k) hw_pages[k] = (struct perf_event_mmap_page *)((char *)hw + 4096 * k);
+  uint64_t counters[GROUP + 1] = {0}, counts[GROUP];
+  for (int k = 0; k <= GROUP; ++k) counters[k] = 0x800000000001ull + (uint64_t)k;
+  const struct rp_pmc_source source = {stand_in_rdpmc, real_rdtsc, counters};
+  struct rp_pmc_reading reading;
   enum { ROUNDS = 7 };
   double ns[N_PATHS][ROUNDS];
   uint64_t buf[4], sink = 0;
@@ -109,6 +150,9 @@ int main(int argc, char **argv) {
             } while (page->lock != seq);
             break;
           }
+          case PAGE_GROUP:
+            sink += (uint64_t)rp_pmc_read_group(hw_pages, GROUP, &source, counts, &reading) + counts[GROUP - 1];
+            break;
         }
       }
       ns[p][r] = (cpu_ns() - t0) / (double)n;

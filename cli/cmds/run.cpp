@@ -128,12 +128,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   std::vector<std::string> events = o.events;
   if (choice.kind == counters::BackendKind::emul && events.empty()) events = {"none"};
   auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == "process");
-  bool agent_counts = true;
-  try {
-    events_setting(*counting.backend);
-  } catch (const UserError&) {
-    agent_counts = false;
-  }
+  const bool agent_counts = agent_counts_events(*counting.backend);
   runplan::Program program;
   if (req.launch && !req.no_ptrace) program.statically_linked = is_statically_linked(o.command.at(0));
   return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch), std::move(counting)};

@@ -20,6 +20,35 @@
 #define RP_MAX_HOOKS 8192    /* (region, target) trampolines: must match trampoline.S */
 #define RP_MAX_MODULES 1024  /* modules remembered as scanned */
 #define RP_MAX_PROCESS_GROUPS 64 /* threads that predate the agent, counted in process scope */
+#define RP_MAX_GROUPS 8 /* perf groups of a thread: the software events', the hardware ones' */
+
+struct perf_event_mmap_page;
+
+/* One event of ROOFPROF_AGENT_EVENTS (config.c). */
+struct rp_event {
+  uint32_t type;
+  uint64_t config, config1;
+  uint32_t flags; /* RP_EVENT_* (record_format.h) */
+};
+
+/* One group: events [first, first + count); timed: hardware (the kernel may rotate it off the
+ * counters), read with its times, its snapshot's times at n_events + 2 * timed_index. */
+struct rp_group {
+  int first, count;
+  int timed, timed_index;
+};
+
+/* The counter groups of one thread (its own), or of one thread that predates the agent
+ * (inherited, process scope). counters.c. */
+struct rp_counter_set {
+  int open;                 /* every group is open (but the timed ones when `no_timed`) */
+  int no_timed;             /* process scope while solo: the timed groups are the thread's own */
+  int fds[RP_MAX_EVENTS];   /* in event order; -1: none (or a scripted group) */
+  /* a timed group's events' perf_event_mmap_page, mapped for rdpmc reads (own groups only:
+   * the kernel refuses to map inherited events); NULL: read(2) */
+  struct perf_event_mmap_page *pages[RP_MAX_EVENTS];
+  void *scripted[RP_MAX_GROUPS]; /* test seams: a scripted group in place of the kernel's */
+};
 
 struct rp_pattern {
   uint32_t spec;  /* spec index in roofprof's planner */
@@ -59,7 +88,11 @@ struct rp_agent {
   int scope; /* enum rp_scope */
   int n_events;
   int callers; /* ROOFPROF_AGENT_CALLERS: RP_ENTER records carry the return address */
-  uint64_t event_config[RP_MAX_EVENTS]; /* PERF_COUNT_SW_* */
+  struct rp_event events[RP_MAX_EVENTS];
+  struct rp_group groups[RP_MAX_GROUPS];
+  int n_groups;
+  int n_times;  /* 2 x the timed groups */
+  int n_values; /* a snapshot: n_events + n_times (record_format.h) */
   int user_level;                       /* ROOFPROF_AGENT_USER_LEVEL: exclude_kernel */
   int follow_fork;
   pid_t measured_pid;  /* ROOFPROF_AGENT_PID: the process roofprof started */
@@ -97,13 +130,18 @@ struct rp_agent {
   int n_modules;
 
   /* counters (counters.c) */
-  int process_fds[RP_MAX_PROCESS_GROUPS]; /* process scope: inherited groups (counters.c) */
-  int n_process_fds;
+  struct rp_counter_set process_sets[RP_MAX_PROCESS_GROUPS]; /* process scope: inherited groups (counters.c) */
+  int n_process_sets;
   int process_unknown; /* they could not all be opened: process counts are unknown */
   /* scope=process with counters, and the process has had one thread since the agent started:
    * that thread's counts are the process's, read once (ring.c); the first pthread_create ends it
    * (rp_thread_leave_solo). */
   volatile int solo;
+  /* With hardware (timed) groups the process's are not inherited ones while solo: they are the
+   * solo thread's own, read through their pages (counters.c); at the first pthread_create
+   * inherited ones open on the calling thread, and process_offset continues the counts. */
+  struct rp_counter_set *solo_set;
+  uint64_t process_offset[RP_MAX_VALUES]; /* added to the inherited timed groups' values */
 
   /* per-thread state (thread.c) */
   pthread_key_t thread_key;
@@ -124,8 +162,7 @@ struct rp_frame {
 
 struct rp_thread {
   int32_t tid;
-  int fd;          /* this thread's counter group, its leader (-1: none) */
-  int fds[RP_MAX_EVENTS]; /* every descriptor of the group, fds[0] == fd */
+  struct rp_counter_set counters; /* this thread's own groups (counters.open 0: none) */
   uintptr_t busy;  /* nonzero (a stack address) while the agent runs on this thread: a signal
                       handler's hooked call then passes through unrecorded */
   int exited;      /* the thread-exit record is written */
@@ -134,7 +171,7 @@ struct rp_thread {
   /* what to add to this thread's own group's counts to continue the process's that it reported
    * while the process had one thread (rp_thread_leave_solo) */
   int has_offset;
-  uint64_t own_offset[RP_MAX_EVENTS];
+  uint64_t own_offset[RP_MAX_VALUES];
   /* The probe's own time on this thread (record_format.h, probe_ns): the sum of its boundaries'
    * timed parts, the clock read where the boundary in progress began (0: none in progress), and
    * the boundaries counted so far. */
@@ -174,12 +211,32 @@ RP_HIDDEN void rp_share_reset(void); /* in a fork child: nothing is open */
 /* counters.c */
 RP_HIDDEN void rp_counters_open_process(void);
 RP_HIDDEN void rp_counters_close_process(void);
+/* A snapshot (n_values: record_format.h) of the process / of one set; 0: not counted. */
 RP_HIDDEN int rp_counters_read_process(uint64_t *out);
-/* The calling thread's own group: its descriptors (n_events, the leader first) go to `fds`;
- * returns the leader, -1 when there is none. */
-RP_HIDDEN int rp_counters_open_thread(int *fds);
-RP_HIDDEN void rp_counters_close_thread(int *fds); /* closes every one; fds[0] = -1 */
-RP_HIDDEN int rp_counters_read(int fd, uint64_t *out);
+/* The calling thread's own groups into `set` (set->open 0 when they cannot all be opened). */
+RP_HIDDEN void rp_counters_open_thread(struct rp_counter_set *set);
+RP_HIDDEN void rp_counters_close(struct rp_counter_set *set); /* closes every one; open = 0 */
+RP_HIDDEN int rp_counters_read(struct rp_counter_set *set, uint64_t *out);
+/* Leaving solo (the calling thread, before the second thread exists): the process's timed
+ * groups become inherited ones on this thread, continuing what its own groups counted. */
+RP_HIDDEN void rp_counters_leave_solo(void);
+
+#ifdef ROOFPROF_TEST_SEAMS
+/* scripted_pmu.c: the agent's scripted PMU (ROOFPROF_AGENT_SCRIPTED_PMU, test builds only),
+ * which stands in for the kernel's timed groups: their opening, their perf_event_mmap_page,
+ * rdpmc, rdtsc and read(2). */
+struct rp_pmc_source;
+RP_HIDDEN int rp_scripted_load(void); /* 1: a script is in force; 0: none; -1: a bad one (agent off) */
+RP_HIDDEN int rp_scripted_active(void);
+/* The group `g` of rp.groups for the calling thread; its members' pages to `pages` (NULL for
+ * an inherited group, whose events the kernel does not map). */
+RP_HIDDEN void *rp_scripted_open(int g, int inherit, struct perf_event_mmap_page **pages);
+RP_HIDDEN void rp_scripted_close(void *group);
+/* read(2) of the group's leader (PERF_FORMAT_GROUP with both times): bytes, or a negative errno */
+RP_HIDDEN long rp_scripted_read(void *group, uint64_t *buf, size_t bytes);
+/* A read of the group starts (its scripted step is due): the instructions it reads the page with */
+RP_HIDDEN const struct rp_pmc_source *rp_scripted_source(void *group);
+#endif
 
 /* thread.c */
 RP_HIDDEN int rp_threads_init(void);

@@ -2,7 +2,8 @@
  *   ROOFPROF_AGENT_DIR         directory for the record files (required: no agent without it)
  *   ROOFPROF_AGENT_REGIONS     one "SPEC:PATTERN" per line (SPEC: spec index in roofprof)
  *   ROOFPROF_AGENT_SCOPE       process | thread
- *   ROOFPROF_AGENT_EVENTS      comma-separated perf "TYPE:CONFIG" pairs (empty: time only)
+ *   ROOFPROF_AGENT_EVENTS      perf groups of "TYPE:CONFIG[:CONFIG1[:FLAGS]]" (record_format.h;
+ *                              empty: time only)
  *   ROOFPROF_AGENT_USER_LEVEL  1: count without the kernel side (exclude_kernel), as an
  *                              unprivileged user must at perf_event_paranoid >= 2
  *   ROOFPROF_AGENT_PID         the process roofprof started
@@ -15,6 +16,8 @@
  *                              requests (emul.c); no record file (ROOFPROF_AGENT_DIR unused),
  *                              no perf counters
  *   ROOFPROF_AGENT_DEBUG       1: log hooks to stderr
+ *   ROOFPROF_AGENT_SCRIPTED_PMU  test builds (ROOFPROF_TEST_SEAMS) only: a script that stands in
+ *                              for the kernel's hardware groups (scripted_pmu.c)
  *   ROOFPROF_AGENT_SITES       1: hook only the functions listed in DIR/PID.sites (combined mode)
  *   ROOFPROF_AGENT_CALLERS     1: entry records carry the call's return address (--group-by caller)
  *   ROOFPROF_AGENT_CHEAP_FACTOR counters only on regions whose calls last this many times what
@@ -64,17 +67,39 @@ static int parse_patterns(const char *text) {
   return 0;
 }
 
+/* ROOFPROF_AGENT_EVENTS (record_format.h): groups of "TYPE:CONFIG[:CONFIG1[:FLAGS]]". */
 static int parse_events(const char *text) {
+  int group_start = 1;
   while (text && *text) {
     char *end;
-    unsigned long type = strtoul(text, &end, 10);
-    if (*end != ':' || rp.n_events >= RP_MAX_EVENTS) return -1;
-    unsigned long long config = strtoull(end + 1, &end, 10);
-    if (*end != ',' && *end != '\0') return -1;
-    if (type != PERF_TYPE_SOFTWARE) return -1; /* hardware events: not in the agent yet */
-    rp.event_config[rp.n_events++] = config;
+    if (rp.n_events >= RP_MAX_EVENTS) return -1;
+    struct rp_event *e = &rp.events[rp.n_events];
+    e->type = (uint32_t)strtoul(text, &end, 10);
+    if (*end != ':') return -1;
+    e->config = strtoull(end + 1, &end, 10);
+    e->config1 = 0;
+    e->flags = rp.user_level ? RP_EVENT_EXCLUDE_KERNEL : 0;
+    if (*end == ':') e->config1 = strtoull(end + 1, &end, 10);
+    if (*end == ':') e->flags = (uint32_t)strtoul(end + 1, &end, 10);
+    if (*end != RP_EVENTS_EVENT_SEP && *end != RP_EVENTS_GROUP_SEP && *end != '\0') return -1;
+    if (group_start) {
+      if (rp.n_groups >= RP_MAX_GROUPS) return -1;
+      struct rp_group *g = &rp.groups[rp.n_groups++];
+      g->first = rp.n_events;
+      g->count = 0;
+      g->timed = RP_GROUP_TIMED(e->type);
+      g->timed_index = g->timed ? rp.n_times / 2 : -1;
+      if (g->timed) {
+        if (rp.n_times / 2 >= RP_MAX_TIMED_GROUPS) return -1;
+        rp.n_times += 2;
+      }
+    }
+    rp.groups[rp.n_groups - 1].count++;
+    rp.n_events++;
+    group_start = *end == RP_EVENTS_GROUP_SEP;
     text = *end ? end + 1 : NULL;
   }
+  rp.n_values = rp.n_events + rp.n_times;
   return 0;
 }
 
@@ -105,10 +130,14 @@ int rp_config_read(void) {
   }
   rp.ring_slots = (uint64_t)slots;
   if (parse_events(getenv("ROOFPROF_AGENT_EVENTS")) != 0) {
-    rp_log("bad ROOFPROF_AGENT_EVENTS (want TYPE:CONFIG,... of software events); agent off");
+    rp_log("bad ROOFPROF_AGENT_EVENTS (want groups of TYPE:CONFIG[:CONFIG1[:FLAGS]], at most %d events, %d groups); agent off",
+           RP_MAX_EVENTS, RP_MAX_GROUPS);
     return -1;
   }
   if (parse_patterns(getenv("ROOFPROF_AGENT_REGIONS")) != 0) return -1;
+#ifdef ROOFPROF_TEST_SEAMS
+  if (rp_scripted_load() < 0) return -1;
+#endif
   /* Only the process roofprof started, unless child processes are followed. */
   if (!rp.follow_fork && rp.measured_pid != 0 && rp.measured_pid != rp.pid) return -1;
   return 0;

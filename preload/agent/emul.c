@@ -51,7 +51,7 @@ int rp_emul_start(void) {
   }
   memset(&emul_header, 0, sizeof emul_header);
   rp.file = &emul_header;
-  rp.n_events = 0;
+  rp.n_events = rp.n_groups = rp.n_times = rp.n_values = 0;
   return 0;
 #else
   rp_log("this agent was built without valgrind.h: ROOFPROF_AGENT_EMUL is not supported; agent off");

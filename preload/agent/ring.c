@@ -14,7 +14,7 @@
 
 int rp_file_create(pid_t ppid) {
   size_t bytes = RP_HEADER_BYTES + RP_TABLE_BYTES + RP_STATES_BYTES +
-                 rp.ring_slots * RP_RECORD_BYTES(rp.n_events, rp.scope, rp.callers);
+                 rp.ring_slots * RP_RECORD_BYTES(rp.n_values, rp.scope, rp.callers);
   char tmp[PATH_MAX + 64], final[PATH_MAX + 64];
   snprintf(tmp, sizeof tmp, "%s/%d.tmp", rp.dir, (int)rp.pid);
   int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -38,7 +38,7 @@ int rp_file_create(pid_t ppid) {
   struct rp_file_header *h = m;
   memcpy(h->magic, RP_FILE_MAGIC, 8);
   h->version = RP_FILE_VERSION;
-  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_events, rp.scope, rp.callers);
+  h->record_bytes = (uint32_t)RP_RECORD_BYTES(rp.n_values, rp.scope, rp.callers);
   h->callers = rp.callers ? 1u : 0u;
   h->table_offset = RP_HEADER_BYTES;
   h->table_bytes = RP_TABLE_BYTES;
@@ -50,6 +50,7 @@ int rp_file_create(pid_t ppid) {
   h->ppid = ppid;
   h->scope = (uint32_t)rp.scope;
   h->n_events = (uint32_t)rp.n_events;
+  h->n_times = (uint32_t)rp.n_times;
   h->start_ns = rp_now_ns();
   h->consumer_pid = rp.consumer_pid;
   /* A fork child keeps the parent's table: the same hooks are in its memory. */
@@ -145,15 +146,15 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   /* The instance's time is as close to the function as the agent can take it: an entry reads
    * its counters, claims and fills its slot, and only then the clock; every other record takes
    * the clock first (or was given it: rp_on_exit reads it before anything else). */
-  uint64_t counts[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
+  uint64_t counts[RP_MAX_VALUES], process[RP_MAX_VALUES];
   int have_counts = 0, have_process = 0;
   if (kind != RP_ENTER && now == 0) now = rp_now_ns();
   const int solo = rp.solo; /* one thread: its counts are the process's (agent.h) */
   const int counted = rp.n_events && !t->clock_only; /* clock only: rp_thread.clock_only */
   if (counted) {
-    have_counts = solo ? rp_counters_read_process(counts) : rp_counters_read(t->fd, counts);
+    have_counts = solo ? rp_counters_read_process(counts) : rp_counters_read(&t->counters, counts);
     if (have_counts && !solo && t->has_offset)
-      for (int i = 0; i < rp.n_events; ++i) counts[i] += t->own_offset[i];
+      for (int i = 0; i < rp.n_values; ++i) counts[i] += t->own_offset[i];
   }
   uint64_t pos;
   if (rp.n_events && rp.scope == RP_SCOPE_PROCESS) {
@@ -189,9 +190,9 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   s->pid = rp.pid;
   s->tid = t->tid;
   s->sp = sp;
-  for (int i = 0; i < rp.n_events; ++i) s->counts[i] = have_counts ? counts[i] : 0;
-  const int n_values = (int)RP_RECORD_VALUES(rp.n_events, rp.scope);
-  for (int i = rp.n_events; i < n_values; ++i) s->counts[i] = have_process ? process[i - rp.n_events] : 0;
+  for (int i = 0; i < rp.n_values; ++i) s->counts[i] = have_counts ? counts[i] : 0;
+  const int n_values = (int)RP_RECORD_VALUES(rp.n_values, rp.scope);
+  for (int i = rp.n_values; i < n_values; ++i) s->counts[i] = have_process ? process[i - rp.n_values] : 0;
   if (rp.callers) /* the return address, before the exit stub replaces it */
     s->counts[n_values] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
   if (kind == RP_ENTER) now = rp_now_ns();

@@ -35,7 +35,7 @@ static struct rp_thread *thread_start(void) {
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 1; /* the C library functions called here may be patched region functions */
   self = t;
-  t->fd = t->fds[0] = rp_counters_open_thread(t->fds);
+  rp_counters_open_thread(&t->counters); /* while solo, its timed groups are the process's too */
   pthread_setspecific(rp.thread_key, t); /* for thread_key_destructor at thread exit */
   t->busy = 0;
   return t;
@@ -246,18 +246,30 @@ void rp_thread_unwind_to(uint64_t sp, int reason, int rehijack_rest) {
 void rp_thread_leave_solo(void) {
   if (!rp.solo) return;
   struct rp_thread *t = self;
-  if (t != NULL && t != RP_THREAD_GONE && t->fd >= 0) {
-    uint64_t own[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
+  if (t != NULL && t != RP_THREAD_GONE && t->counters.open) {
+    uint64_t own[RP_MAX_VALUES], process[RP_MAX_VALUES];
     const uintptr_t was = t->busy;
     t->busy = 1;
-    if (rp_counters_read(t->fd, own) && rp_counters_read_process(process)) {
-      for (int i = 0; i < rp.n_events; ++i) t->own_offset[i] = process[i] - own[i];
+    if (rp_counters_read(&t->counters, own) && rp_counters_read_process(process)) {
+      for (int i = 0; i < rp.n_values; ++i) t->own_offset[i] = process[i] - own[i];
+      /* hardware groups: the process's were this thread's own while solo (counters.c) */
+      for (int g = 0; g < rp.n_groups; ++g) {
+        if (!rp.groups[g].timed) continue;
+        for (int k = 0; k < rp.groups[g].count; ++k) t->own_offset[rp.groups[g].first + k] = 0;
+        t->own_offset[rp.n_events + 2 * rp.groups[g].timed_index] = 0;
+        t->own_offset[rp.n_events + 2 * rp.groups[g].timed_index + 1] = 0;
+      }
       t->has_offset = 1;
     } else {
-      rp_counters_close_thread(t->fds); /* its own counts could not continue the process's: unknown */
-      t->fd = -1;
+      rp_counters_close(&t->counters); /* its own counts could not continue the process's: unknown */
     }
     t->busy = was;
+  }
+  {
+    const uintptr_t was = t != NULL && t != RP_THREAD_GONE ? t->busy : 0;
+    if (t != NULL && t != RP_THREAD_GONE) t->busy = 1;
+    rp_counters_leave_solo(); /* the process's hardware groups become inherited ones */
+    if (t != NULL && t != RP_THREAD_GONE) t->busy = was;
   }
   rp.solo = 0;
 }
@@ -278,8 +290,7 @@ static void thread_key_destructor(void *p) {
     rp_emit(t, RP_THREAD_EXIT, RP_REASON_THREAD_EXIT, 0, 0);
   }
   t->exited = 1;
-  rp_counters_close_thread(t->fds);
-  t->fd = -1;
+  rp_counters_close(&t->counters);
   if (hijacked) return; /* exit stubs may still need the frames: keep them */
   self = RP_THREAD_GONE;
   rp_syscall6(SYS_munmap, (long)t, sizeof *t, 0, 0, 0, 0);
@@ -291,7 +302,7 @@ static void process_record(int reason) {
   if (t == NULL || t == RP_THREAD_GONE) {
     static struct rp_thread anonymous; /* a thread whose state is gone: no thread counts */
     anonymous.tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
-    anonymous.fd = anonymous.fds[0] = -1;
+    anonymous.counters.open = 0;
     t = &anonymous;
   }
   t->busy = 1;
@@ -314,8 +325,8 @@ void rp_thread_after_fork_child(void) {
   if (t == NULL || t == RP_THREAD_GONE) return;
   t->tid = (int32_t)rp_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
   t->busy = 0;
-  rp_counters_close_thread(t->fds);
-  t->fd = t->fds[0] = rp.active ? rp_counters_open_thread(t->fds) : -1;
+  rp_counters_close(&t->counters);
+  if (rp.active) rp_counters_open_thread(&t->counters);
   t->has_offset = 0;
   for (uint32_t i = 0; i < t->depth; ++i) t->frames[i].flags |= RP_FRAME_SILENT;
   t->n_closing = 0;

@@ -26,6 +26,26 @@ TEST(CombinedBackend, ConcatenatesEventsAndValues) {
   EXPECT_FALSE(v.multiplexed);
 }
 
+// The groups a thread's counters are, for the in-process agent to open the same ones: each
+// part's, in event order, with the attributes as opened (user-level software events here).
+TEST(CombinedBackend, ThreadGroupsAreThePartsGroupsInEventOrder) {
+  std::vector<std::unique_ptr<Backend>> parts;
+  parts.push_back(make_null_backend());
+  parts.push_back(make_perf_software_backend({"task-clock", "page-faults"}, true));
+  parts.push_back(make_perf_software_backend({"context-switches"}));
+  const auto groups = make_combined_backend(std::move(parts))->thread_groups();
+  ASSERT_EQ(groups.size(), 2u);
+  ASSERT_EQ(groups[0].size(), 2u);
+  EXPECT_EQ(groups[0][0].type, uint32_t(PERF_TYPE_SOFTWARE));
+  EXPECT_EQ(groups[0][0].config, uint64_t(PERF_COUNT_SW_TASK_CLOCK));
+  EXPECT_EQ(groups[0][1].config, uint64_t(PERF_COUNT_SW_PAGE_FAULTS));
+  EXPECT_EQ(groups[0][0].exclude_kernel, 1u);
+  ASSERT_EQ(groups[1].size(), 1u);
+  EXPECT_EQ(groups[1][0].config, uint64_t(PERF_COUNT_SW_CONTEXT_SWITCHES));
+  EXPECT_EQ(groups[1][0].exclude_kernel, 0u);
+  EXPECT_TRUE(make_null_backend()->thread_groups().empty());
+}
+
 TEST(CombinedBackend, OnlyTimePartsIsTime) {
   std::vector<std::unique_ptr<Backend>> parts;
   parts.push_back(make_null_backend());

@@ -36,6 +36,22 @@ TEST(PerfHardware, EventsComeInGroupOrder) {
   EXPECT_EQ(backend->events()[9].name, "l2_lines_out");
 }
 
+// The groups the in-process agent opens: the plan's, with the attributes open() uses.
+TEST(PerfHardware, ThreadGroupsAreThePlannedGroups) {
+  const EventSet& skx = *find_event_set("skx");
+  auto backend = make_perf_hardware_backend(thread_events("skx"), skx.counters);
+  const auto groups = backend->thread_groups();
+  ASSERT_EQ(groups.size(), 3u);  // roofprof events --pmu skx: fixed + dp, sp, L2 lines
+  EXPECT_EQ(groups[0].size(), 7u);
+  EXPECT_EQ(groups[1].size(), 4u);
+  EXPECT_EQ(groups[2].size(), 2u);
+  EXPECT_EQ(groups[0][3].type, uint32_t(PERF_TYPE_RAW));
+  EXPECT_EQ(groups[0][3].config, 0x1c7u);  // dp_scalar, as events()[3] says
+  EXPECT_EQ(groups[2][1].config, 0x2f2u);  // l2_lines_out
+  for (const auto& g : groups)
+    for (const perf_event_attr& a : g) EXPECT_EQ(a.exclude_kernel, 1u);  // user level
+}
+
 TEST(PerfHardware, OpenFailsCleanlyWithoutAPmuAndCountsWithOne) {
   const bool has_pmu = probe_capabilities().hardware_counters;
   // Architectural cycles (0x3c) and instructions (0xc0) exist on every Intel PMU; on AMD,

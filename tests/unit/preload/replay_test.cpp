@@ -187,6 +187,32 @@ TEST(Replay, RecordWithoutCountsGivesUnknownDeltas) {
   EXPECT_TRUE(std::isnan(f.out[0].counts[0]));
 }
 
+// A hardware group's values are raw counts with the group's times after the events
+// (record_format.h): the deltas are scaled by the times' deltas, as perf does, and flagged.
+TEST(Replay, TimedGroupDeltasAreScaledByTheirTimes) {
+  std::vector<Instance> out;
+  regions::Tracker tracker([&out](Instance&& i) { out.push_back(std::move(i)); }, regions::Scope::Thread);
+  Replay replay(3, tracker, {{1, 2, 0, 0}});  // a software event, then a group of two
+  Record a = rec(RecordKind::Enter, 7, 0x1000, 100, {10, 100, 50, 1000, 1000});
+  Record b = rec(RecordKind::StackAt, 7, 0x1008, 200, {20, 300, 90, 3000, 2000});
+  replay.feed(a, {1});
+  replay.feed(b, {});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].counts, (std::vector<double>{10, 400, 80}));  // 200 and 40 over half the time
+  EXPECT_TRUE(out[0].multiplexed);
+}
+
+TEST(Replay, TimedGroupOnItsCountersThroughoutIsExact) {
+  std::vector<Instance> out;
+  regions::Tracker tracker([&out](Instance&& i) { out.push_back(std::move(i)); }, regions::Scope::Thread);
+  Replay replay(1, tracker, {{0, 1, 0, 0}});
+  replay.feed(rec(RecordKind::Enter, 7, 0x1000, 100, {5, 1000, 1000}), {1});
+  replay.feed(rec(RecordKind::StackAt, 7, 0x1008, 200, {17, 2000, 2000}), {});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].counts, (std::vector<double>{12}));
+  EXPECT_FALSE(out[0].multiplexed);
+}
+
 }  // namespace
 }  // namespace roofprof::preload
 

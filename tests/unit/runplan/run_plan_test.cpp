@@ -120,13 +120,13 @@ TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
   EXPECT_EQ(p.native, Mechanism::Combined);  // a rank is launched: the agent can help
 }
 
-TEST(RunPlan, HardwareEventsKeepEveryRegionOnBreakpoints) {
+TEST(RunPlan, EventsTheAgentCannotCountKeepEveryRegionOnBreakpoints) {
   Request r;
   EXPECT_EQ(plan(r, BackendKind::perf, false).native, Mechanism::Breakpoints);
   r.preload_given = true;
   Plan p = plan(r, BackendKind::perf, false);
   ASSERT_EQ(p.warnings.size(), 1u);
-  EXPECT_NE(p.warnings[0].find("software events only"), std::string::npos);
+  EXPECT_NE(p.warnings[0].find("cannot count the run's events"), std::string::npos);
 }
 
 TEST(RunPlan, StaticProgramIsBreakpoints) {
