@@ -262,7 +262,7 @@ void Collector::note_calibration(const Record& r) {
     calibration_entered_[r.tid] = r.time_ns;
   } else if (r.kind == RecordKind::StackAt) {
     auto it = calibration_entered_.find(r.tid);
-    if (it == calibration_entered_.end()) return;
+    if (it == calibration_entered_.end() || calibration_ns_.size() >= RP_CALIBRATION_CALLS) return;  // the loop's
     calibration_ns_.push_back(r.time_ns - it->second);
     calibration_entered_.erase(it);
   }

@@ -26,6 +26,7 @@
 #define RP_PATCH_REGION_FLAG 0x80000000u
 /* The agent's own calibration calls at start (preload/agent/calibrate.c): never a region. */
 #define RP_CALIBRATION_REGION 0xffffffffu
+#define RP_CALIBRATION_CALLS 256u /* its loop's calls with the run's counters (then as many clock-only) */
 #define RP_PATCH_JUMP_BYTES 5u     /* e9 rel32 at the function's entry */
 #define RP_PATCH_DESC_OFFSET 24u /* after 2 + 7 + 14 bytes of code */
 #define RP_PATCH_CODE_OFFSET 40u

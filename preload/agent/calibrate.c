@@ -10,7 +10,6 @@
  * call (header counter_call_ns), which decides where counters are cheap enough (thread.c). */
 #include "preload/agent/agent.h"
 
-#define RP_CALIBRATION_CALLS 256
 
 extern char rp_calibrate_call[] RP_HIDDEN;
 
