@@ -108,4 +108,27 @@ struct rp_file_header {
   uint64_t evictions;        /* cache evictions before region entries (--cache-state cold) */
 };
 
+/* The reader's doorbell: one file per record directory, DIR/RP_DOORBELL_NAME, created by roofprof
+ * before the program starts and mapped MAP_SHARED by every agent of the run (a fork child keeps
+ * its parent's mapping; an exec'd image maps it again). roofprof does not poll the rings: it
+ * sleeps on `seq` (a futex word: a shared futex, keyed by the file) after setting `waiting`, and
+ * wakes on a long timeout, on its own signals (SIGCHLD), or when an agent rings:
+ *   - a record is published past the mark (RP_DOORBELL_MARK of the ring's capacity pending),
+ *   - a thread waits for a slot (the ring is full),
+ *   - a thread or the process exits.
+ * An agent rings only when `waiting` is set (it loads the flag after a full fence, the reader sets
+ * it and then looks at every ring's head again after a full fence: either the reader sees the
+ * record or the agent sees the flag); ringing takes the flag, adds 1 to `rings` and `seq`, and
+ * calls FUTEX_WAKE: one system call per sleep of the reader at most, never one per record. */
+#define RP_DOORBELL_NAME "doorbell"
+#define RP_DOORBELL_BYTES 4096u
+#define RP_DOORBELL_MARK(capacity) ((capacity) / 2u) /* pending records that wake the reader */
+
+struct rp_doorbell {
+  uint32_t seq;     /* futex word: changes at every ring (and when roofprof's own signals wake it) */
+  uint32_t waiting; /* 1: the reader sleeps (or is about to) on seq */
+  uint32_t rings;   /* times an agent rang */
+  uint32_t pad;
+};
+
 #endif

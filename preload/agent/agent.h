@@ -83,6 +83,7 @@ struct rp_agent {
   uint64_t ring_mask;
   uint64_t record_bytes; /* RP_RECORD_BYTES(n_events, scope, callers) */
   char *table;
+  struct rp_doorbell *doorbell; /* DIR/doorbell, shared with roofprof (doorbell.c); NULL: none */
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */
   pthread_mutex_t lock;
@@ -141,6 +142,10 @@ RP_HIDDEN void rp_start(void); /* once: from the constructor or an earlier pthre
 
 /* config.c */
 RP_HIDDEN int rp_config_read(void); /* 0: configured; -1: not for this process */
+
+/* doorbell.c */
+RP_HIDDEN void rp_doorbell_open(void);
+RP_HIDDEN void rp_doorbell_ring(void); /* wakes roofprof if it sleeps (record_format.h) */
 
 /* ring.c */
 RP_HIDDEN int rp_file_create(pid_t ppid);

@@ -76,6 +76,7 @@ int rp_file_create(pid_t ppid) {
   rp.ring = (char *)m + h->ring_offset;
   rp.record_bytes = h->record_bytes;
   rp.ring_mask = rp.ring_slots - 1;
+  rp_doorbell_open();
   return 0;
 }
 
@@ -119,6 +120,7 @@ static int consumer_alive(void) {
  * full until it catches up). Returns 0 when the consumer is gone: the agent stops recording. */
 static int wait_for_slot(struct rp_file_header *h, uint64_t pos) {
   struct timespec nap = {0, 20000};
+  rp_doorbell_ring(); /* the ring is full: roofprof must drain it now */
   for (unsigned spins = 0;; ++spins) {
     if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) < rp.ring_slots) return 1;
     if (spins < 256) {
@@ -169,7 +171,9 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
     pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   }
   struct rp_record *s = (struct rp_record *)(rp.ring + (pos & rp.ring_mask) * rp.record_bytes);
-  if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >= rp.ring_slots && !wait_for_slot(h, pos)) {
+  /* The tail only moves on: a stale one overstates what is pending, never understates it. */
+  const uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+  if (pos - tail >= rp.ring_slots && !wait_for_slot(h, pos)) {
     __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);
     __atomic_fetch_or(&h->flags, RP_F_NO_CONSUMER, __ATOMIC_RELAXED);
     rp.active = 0;
@@ -191,6 +195,9 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   if (kind == RP_ENTER) now = rp_now_ns();
   s->time_ns = now;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
+  /* roofprof sleeps until a ring fills past its mark, or a thread or the process ends. */
+  if (pos + 1 - tail >= RP_DOORBELL_MARK(rp.ring_slots) || kind == RP_THREAD_EXIT || kind == RP_PROCESS_EXIT)
+    rp_doorbell_ring();
 }
 
 void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {
