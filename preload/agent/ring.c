@@ -128,6 +128,9 @@ static int wait_for_slot(struct rp_file_header *h, uint64_t pos) {
       continue;
     }
     if ((spins & 255) == 0 && !consumer_alive()) return 0;
+    /* Again while it waits: roofprof may have been awake at the first ring and gone to sleep
+     * before it opened this process's file (so its look at the rings did not see this one). */
+    rp_doorbell_ring();
     rp_syscall6(SYS_nanosleep, (long)&nap, 0, 0, 0, 0, 0);
   }
 }
