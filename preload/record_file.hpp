@@ -64,7 +64,7 @@ class RecordFile {
   uint64_t claimed() const;
   uint64_t drained() const;
   // Records pending (claimed, not drained) at which the agent rings the reader's doorbell.
-  uint64_t mark() const { return RP_DOORBELL_MARK(header_->capacity); }
+  uint64_t mark() const { return RP_DOORBELL_MARK(header_->capacity, header_->record_bytes); }
   bool exited() const;        // the process-exit record is written
   bool consumer_lost() const; // the agent stopped because nobody drained the ring
   bool table_full() const;

@@ -84,6 +84,7 @@ struct rp_agent {
   uint64_t record_bytes; /* RP_RECORD_BYTES(n_events, scope, callers) */
   char *table;
   struct rp_doorbell *doorbell; /* DIR/doorbell, shared with roofprof (doorbell.c); NULL: none */
+  uint64_t doorbell_mark;       /* records pending at which a record rings it (record_format.h) */
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */
   pthread_mutex_t lock;

@@ -76,6 +76,7 @@ int rp_file_create(pid_t ppid) {
   rp.ring = (char *)m + h->ring_offset;
   rp.record_bytes = h->record_bytes;
   rp.ring_mask = rp.ring_slots - 1;
+  rp.doorbell_mark = RP_DOORBELL_MARK(rp.ring_slots, rp.record_bytes);
   rp_doorbell_open();
   return 0;
 }
@@ -199,7 +200,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   s->time_ns = now;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
   /* roofprof sleeps until a ring fills past its mark, or a thread or the process ends. */
-  if (pos + 1 - tail >= RP_DOORBELL_MARK(rp.ring_slots) || kind == RP_THREAD_EXIT || kind == RP_PROCESS_EXIT)
+  if (pos + 1 - tail >= rp.doorbell_mark || kind == RP_THREAD_EXIT || kind == RP_PROCESS_EXIT)
     rp_doorbell_ring();
 }
 
