@@ -82,9 +82,9 @@ size_t Collector::wait_and_drain(const std::function<bool()>& quiet) {
   Doorbell::Armed armed = bell_.arm();
   bool rang = false;
   const bool past = past_mark();
-  if (quiet() && (!past || stalled_)) {
-    int64_t left = last_poll_ns_ + kDrainTimeoutNs - monotonic_ns();
-    if (past) left = std::min(left, kStalledNapNs);
+  int64_t left = last_poll_ns_ + kDrainTimeoutNs - monotonic_ns();
+  if (past) left = std::min(left, kStalledNapNs);
+  if (quiet() && (!past || stalled_) && left > 0) {
     ++sleeps_;
     rang = bell_.sleep(armed, left);
     rang_ += rang;
