@@ -20,7 +20,6 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "preload/collector.hpp"
-#include "preload/drain_pace.hpp"
 #include "supervisor/child.hpp"
 #include "symbolizer/elf_file.hpp"
 
@@ -68,25 +67,26 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   supervisor::InterruptPolicy interrupts(false);
   supervisor::Child child(supervisor::start(launch), interrupts);
   int64_t end = 0;
-  preload::DrainPace pace;
+  // The reader sleeps on the agents' doorbell (preload/doorbell.hpp); the program's end (SIGCHLD)
+  // and roofprof's own signals cut the sleep short.
+  auto child_wakes = collector.wake_on_child();
   for (bool root_done = false;;) {
-    if (pace.wait_ns(monotonic_ns()) == 0) pace.drained(collector.poll(), monotonic_ns());
-    const int64_t wait = pace.wait_ns(monotonic_ns());
-    if (!root_done && child.wait(std::chrono::nanoseconds(wait))) {
+    collector.wait_and_drain([&] {
+      // (a request from roofprof's signals is acted on here, after the signal cut the sleep short)
+      if (root_done || !child.wait(std::chrono::nanoseconds(0))) return true;
       root_done = true;
       end = monotonic_ns();
       int st = child.status();
       collector.root_ended(child.pid(), end, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    } else if (root_done && wait > 0) {
-      struct timespec ts {0, long(wait)};
-      nanosleep(&ts, nullptr);
-    }
+      return false;
+    });
     // --follow-fork: the program's children are not ours to wait for; an interrupt stops here.
     if (root_done && !(so.follow_fork && !interrupts.interrupted() && collector.others_running())) break;
   }
   int status = child.status();
   collector.finish(monotonic_ns());
   out.agent_boundary = collector.boundary_cost();
+  out.agent_reader = collector.reader_cost();
   out.wall_time_s = double(end - start) * 1e-9;
   if (WIFEXITED(status)) out.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.term_signal = WTERMSIG(status);

@@ -102,7 +102,11 @@ void CombinedAgent::forked(pid_t parent, pid_t child) {
   publish(child);
 }
 
-size_t CombinedAgent::poll() { return collector_.poll(); }
+size_t CombinedAgent::wait_and_drain(const std::function<bool()>& quiet) { return collector_.wait_and_drain(quiet); }
+void CombinedAgent::catch_child_signal(bool on) {
+  if (on) child_signal_ = collector_.wake_on_child();
+  else child_signal_.reset();
+}
 size_t CombinedAgent::drain() { return collector_.drain_published(); }
 // A slot's writer is between two stores, unless a ptrace stop holds it (then we give up). It can
 // be preempted for a whole time slice or more: 10 ms lost 1-2 of 16,000 calls at a load of 4-5 on
@@ -118,6 +122,7 @@ void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
 void CombinedAgent::finish(tracer::SessionOutcome& out) {
   collector_.finish(monotonic_ns());
   out.agent_boundary = collector_.boundary_cost();
+  out.agent_reader = collector_.reader_cost();
   for (auto& w : collector_.warnings()) out.warnings.push_back(std::move(w));
   if (!collector_.complete()) out.complete = false;
   std::string unseen;

@@ -43,7 +43,8 @@ class CombinedAgent final : public tracer::AgentLink {
   uint32_t patched(const std::vector<regions::RegionId>& regions) override;
   void publish(pid_t tgid) override;
   void forked(pid_t parent, pid_t child) override;
-  size_t poll() override;
+  size_t wait_and_drain(const std::function<bool()>& quiet) override;
+  void catch_child_signal(bool on) override;
   size_t drain() override;
   size_t drain_exiting(pid_t tgid) override;
   void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
@@ -57,6 +58,7 @@ class CombinedAgent final : public tracer::AgentLink {
   RecordDir dir_;
   ChildEnv env_;
   preload::Collector collector_;
+  std::unique_ptr<preload::Doorbell::ChildSignal> child_signal_;
   std::map<pid_t, std::set<uint64_t>> sites_;  // absolute entry addresses the agent may hook
   std::map<pid_t, std::set<std::string>> ifunc_names_;  // IFUNCs the agent may hook, by name
   std::set<regions::RegionId> by_agent_, by_breakpoint_, by_patch_;

@@ -45,7 +45,58 @@ Collector::Collector(std::string dir, probes::Planner& planner, size_t n_events,
       names_(planner),
       replay_(n_events, tracker, std::move(timed)),
       n_events_(n_events),
+      bell_(dir_),
       tracer_plans_(tracer_plans) {}
+
+namespace {
+int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+}  // namespace
+
+Collector::CpuSpan::CpuSpan(Collector& c) : c_(c) {
+  if (c_.cpu_depth_++ == 0) start_ = thread_cpu_ns();
+}
+
+Collector::CpuSpan::~CpuSpan() {
+  if (--c_.cpu_depth_ == 0) c_.reader_cpu_ns_ += thread_cpu_ns() - start_;
+}
+
+result::AgentReader Collector::reader_cost() const {
+  result::AgentReader r;
+  r.cpu_s = double(reader_cpu_ns_) * 1e-9;
+  r.sleeps = sleeps_;
+  r.rings = rang_;
+  return r;
+}
+
+bool Collector::past_mark() const {
+  for (const auto& [key, s] : sources_)
+    if (!s.ended && s.file->claimed() - s.file->drained() >= s.file->mark()) return true;
+  return false;
+}
+
+size_t Collector::wait_and_drain(const std::function<bool()>& quiet) {
+  CpuSpan span(*this);
+  Doorbell::Armed armed = bell_.arm();
+  bool rang = false;
+  const bool past = past_mark();
+  int64_t left = last_poll_ns_ + kDrainTimeoutNs - monotonic_ns();
+  if (past) left = std::min(left, kStalledNapNs);
+  if (quiet() && (!past || stalled_) && left > 0) {
+    ++sleeps_;
+    rang = bell_.sleep(armed, left);
+    rang_ += rang;
+  } else {
+    bell_.disarm();
+  }
+  if (!rang && !past_mark() && monotonic_ns() - last_poll_ns_ < kDrainTimeoutNs) return 0;
+  size_t n = poll();
+  stalled_ = n == 0 && past_mark();
+  return n;
+}
 
 void Collector::open_new_files() {
   DIR* d = ::opendir(dir_.c_str());
@@ -288,6 +339,8 @@ void Collector::end(Source& s, int64_t time_ns, regions::CloseReason why) {
 }
 
 size_t Collector::poll() {
+  CpuSpan span(*this);
+  last_poll_ns_ = monotonic_ns();
   open_new_files();
   size_t replayed = 0;
   // Files in (pid, start) order: an exec'd image's file comes after the one it replaced.
@@ -308,6 +361,7 @@ size_t Collector::poll() {
 }
 
 size_t Collector::drain_published() {
+  CpuSpan span(*this);
   open_new_files();  // a process's first records may come before the periodic poll found its file
   size_t replayed = 0;
   for (auto it = sources_.begin(); it != sources_.end(); ++it) {
@@ -319,6 +373,7 @@ size_t Collector::drain_published() {
 }
 
 size_t Collector::drain_claimed(int pid, int64_t max_wait_ns) {
+  CpuSpan span(*this);
   size_t replayed = drain_published();
   std::vector<std::pair<const RecordFile*, uint64_t>> targets;
   for (auto& [key, s] : sources_)
@@ -335,6 +390,7 @@ size_t Collector::drain_claimed(int pid, int64_t max_wait_ns) {
 }
 
 void Collector::root_ended(int pid, int64_t end_ns, int term_signal) {
+  CpuSpan span(*this);
   root_pid_ = pid;
   open_new_files();
   poll();
@@ -350,6 +406,7 @@ bool Collector::others_running() {
 }
 
 void Collector::finish(int64_t end_ns) {
+  CpuSpan span(*this);
   open_new_files();
   poll();
   for (auto& [key, s] : sources_) end(s, end_ns, regions::CloseReason::Detach);

@@ -2,6 +2,7 @@
 // Every record file of one run (one directory, one file per process image): opens files as
 // they appear, drains them while the program runs, replays their records into one Replay in
 // per-process order, names regions through the planner, and says what could not be measured.
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "preload/agent_table.hpp"
+#include "preload/doorbell.hpp"
 #include "preload/record_file.hpp"
 #include "preload/region_names.hpp"
 #include "preload/replay.hpp"
@@ -25,6 +27,25 @@ class Collector {
   // `timed`: the agent's timed groups (AgentEvents::timed), whose times its snapshots carry.
   Collector(std::string dir, probes::Planner& planner, size_t n_events,
             regions::Tracker& tracker, bool tracer_plans = false, std::vector<CounterGroupTimes> timed = {});
+
+  // How long the reader sleeps at most while the program writes fewer records than a ring's mark:
+  // the records of a slow program wait no longer than this.
+  static constexpr int64_t kDrainTimeoutNs = 100'000'000;
+  // A ring is past its mark but the drain stopped at a slot claimed and not yet written (its
+  // writer was preempted): the next look is after this nap, not at once.
+  static constexpr int64_t kStalledNapNs = 50'000;
+
+  // The reader's wait (docs/preload.md, "Records and the C++ side"): arms the doorbell, calls
+  // `quiet` (the caller's own check: a child's stop or exit; false ends the wait at once), and
+  // unless a ring is past its mark sleeps until an agent rings, a signal (SIGCHLD while a
+  // ChildSignal lives), or kDrainTimeoutNs after the last poll. Then polls if an agent rang, a
+  // ring is past its mark, or the timeout passed. Returns the records replayed.
+  size_t wait_and_drain(const std::function<bool()>& quiet);
+  // SIGCHLD cuts the reader's sleep short while the returned object lives.
+  std::unique_ptr<Doorbell::ChildSignal> wake_on_child() { return std::make_unique<Doorbell::ChildSignal>(bell_); }
+  // The reader's own cost: CPU time (user + system) of the thread that calls this collector,
+  // spent inside its calls (opening files, draining, replaying, sleeping on the doorbell).
+  result::AgentReader reader_cost() const;
 
   // Opens new files and drains every open one; a file whose process is gone (or replaced by
   // exec) is drained to its end and what it left open is closed. Returns records replayed.
@@ -98,6 +119,18 @@ class Collector {
   };
   using Key = std::tuple<int, int64_t, std::string>;  // pid, start time, path
 
+  // Adds the calling thread's CPU time between its construction and its end to reader_cpu_ns_
+  // (the outermost of nested spans only).
+  class CpuSpan {
+   public:
+    explicit CpuSpan(Collector& c);
+    ~CpuSpan();
+
+   private:
+    Collector& c_;
+    int64_t start_ = 0;
+  };
+  bool past_mark() const;  // a ring holds RP_DOORBELL_MARK records claimed and not drained
   void open_new_files();
   size_t drain(Source& s, bool final);
   void note_calibration(const Record& r);
@@ -147,6 +180,12 @@ class Collector {
   std::map<regions::RegionId, Skipped> skipped_;
   std::set<std::string> unnamed_;                // agent symbols the planner has no region for
   std::vector<std::string> agent_warnings_;
+  Doorbell bell_;
+  int64_t last_poll_ns_ = 0;
+  bool stalled_ = false;  // the last poll found a ring past its mark and replayed nothing
+  int cpu_depth_ = 0;
+  int64_t reader_cpu_ns_ = 0;
+  uint64_t sleeps_ = 0, rang_ = 0;
   int root_pid_ = 0;
   bool tracer_plans_ = false;
 };

@@ -68,6 +68,8 @@ class RecordFile {
   // Ring positions: claimed by the agent's threads so far (the head) and drained (the tail).
   uint64_t claimed() const;
   uint64_t drained() const;
+  // Records pending (claimed, not drained) at which the agent rings the reader's doorbell.
+  uint64_t mark() const { return RP_DOORBELL_MARK(header_->capacity, header_->record_bytes); }
   bool exited() const;        // the process-exit record is written
   bool consumer_lost() const; // the agent stopped because nobody drained the ring
   bool table_full() const;

@@ -165,4 +165,32 @@ struct rp_file_header {
   int64_t counter_call_ns;
 };
 
+/* The reader's doorbell: one file per record directory, DIR/RP_DOORBELL_NAME, created by roofprof
+ * before the program starts and mapped MAP_SHARED by every agent of the run (a fork child keeps
+ * its parent's mapping; an exec'd image maps it again). roofprof does not poll the rings: it
+ * sleeps on `seq` (a futex word: a shared futex, keyed by the file) after setting `waiting`, and
+ * wakes on a long timeout, on its own signals (SIGCHLD), or when an agent rings:
+ *   - a record is published past the mark (RP_DOORBELL_MARK records pending: 64 KiB of them, at
+ *     most half the ring, so that the reader reads them while they are still in a cache),
+ *   - a thread waits for a slot (the ring is full),
+ *   - a thread or the process exits.
+ * An agent rings only when `waiting` is set (it loads the flag after a full fence, the reader sets
+ * it and then looks at every ring's head again after a full fence: either the reader sees the
+ * record or the agent sees the flag); ringing takes the flag, adds 1 to `rings` and `seq`, and
+ * calls FUTEX_WAKE: one system call per sleep of the reader at most, never one per record. */
+#define RP_DOORBELL_NAME "doorbell"
+#define RP_DOORBELL_BYTES 4096u
+#define RP_DOORBELL_MARK_BYTES 65536u
+/* pending records that wake the reader: 64 KiB of records, at most half the ring, at least 1 */
+#define RP_DOORBELL_MARK(capacity, record_bytes)                                                   \
+  ((capacity) / 2u < RP_DOORBELL_MARK_BYTES / (record_bytes) ? ((capacity) / 2u ? (capacity) / 2u : 1u) \
+                                                             : RP_DOORBELL_MARK_BYTES / (record_bytes))
+
+struct rp_doorbell {
+  uint32_t seq;     /* futex word: changes at every ring (and when roofprof's own signals wake it) */
+  uint32_t waiting; /* 1: the reader sleeps (or is about to) on seq */
+  uint32_t rings;   /* times an agent rang */
+  uint32_t pad;
+};
+
 #endif

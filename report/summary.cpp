@@ -179,12 +179,22 @@ std::string region_block(const result::Run& run, const result::Region& r) {
   return out;
 }
 
+// What draining the in-process agent's records cost roofprof (result: agent_reader).
+std::string reader_line(const result::Run& run) {
+  if (!run.agent_reader) return "";
+  const result::AgentReader& r = *run.agent_reader;
+  return fmt::format("  roofprof's reader of the in-process records: {} of CPU, slept {} times ({} woken by a ring "
+                     "filling up or a process ending)\n",
+                     format_seconds(r.cpu_s), r.sleeps, r.rings);
+}
+
 }  // namespace
 
 void print_summary(const result::Run& run, std::FILE* out) {
   std::string text = "\nroofprof: " + run_headline(run) + "\n";
   if (run.regions.empty()) text += "  no regions were measured\n";
   for (const auto& r : run.regions) text += "\n" + region_block(run, r);
+  if (std::string reader = reader_line(run); !reader.empty()) text += "\n" + reader;
   if (!run.warnings.empty()) text += "\n";
   for (const auto& w : run.warnings) text += "  warning: " + w + "\n";
   text += "\n";

@@ -283,6 +283,10 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
     run.agent_boundary = AgentBoundary{b.member("inside_s").amount(), b.member("per_call_s").amount(),
                                        uint32_t(b.member("calls").count())};
   }
+  if (doc.has("agent_reader")) {  // optional member
+    JsonNode r = doc.member("agent_reader");
+    run.agent_reader = AgentReader{r.member("cpu_s").amount(), r.member("sleeps").count(), r.member("rings").count()};
+  }
   if (doc.has("survey")) run.survey = read_survey(doc.member("survey"));  // optional member
   if (doc.has("simulated_caches")) {  // optional member
     JsonNode levels = doc.member("simulated_caches");

@@ -263,6 +263,10 @@ J build_json(const Run& run) {
                               {"per_call_s", finite(b.per_call_s, "agent_boundary.per_call_s")},
                               {"calls", b.calls}};
   }
+  if (run.agent_reader) {  // optional member: what draining the agent's records cost roofprof
+    const AgentReader& r = *run.agent_reader;
+    out["agent_reader"] = J{{"cpu_s", finite(r.cpu_s, "agent_reader.cpu_s")}, {"sleeps", r.sleeps}, {"rings", r.rings}};
+  }
   if (run.survey) out["survey"] = survey_json<J>(*run.survey);  // optional member: survey results
   if (!run.simulated_caches.empty()) {  // optional member: emulated runs with cache simulation
     J levels = J::array();

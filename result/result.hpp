@@ -198,6 +198,15 @@ struct AgentBoundary {
   bool operator==(const AgentBoundary&) const = default;
 };
 
+// What draining the in-process agent's records cost roofprof (docs/preload.md, "Records and the
+// C++ side"): the CPU time of the thread that drains, spent inside the reader's calls.
+struct AgentReader {
+  double cpu_s = 0;     // user + system CPU time of roofprof's draining thread inside the reader
+  uint64_t sleeps = 0;  // times the reader slept on the doorbell
+  uint64_t rings = 0;   // of those, times an agent woke it (a ring past its mark, full, or a thread or process ending)
+  bool operator==(const AgentReader&) const = default;
+};
+
 // One level of the cache hierarchy an emulated run simulated (docs/emulation.md, "Cache
 // simulation"). Optional member of schema 1: present when the run simulated caches.
 struct SimulatedCache {
@@ -265,6 +274,7 @@ struct Run {
   Host host;
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
   std::optional<AgentBoundary> agent_boundary;  // written only when present
+  std::optional<AgentReader> agent_reader;      // written only when present (the agent ran)
   std::optional<Survey> survey;                 // roofprof survey only; written only when present
   std::vector<SimulatedCache> simulated_caches;  // L1 first; written only when not empty
   std::vector<std::string> events;  // counter names, in order

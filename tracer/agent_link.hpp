@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -46,8 +47,12 @@ class AgentLink {
   virtual void publish(pid_t tgid) = 0;
   // A followed fork child: same address space as its parent at the fork.
   virtual void forked(pid_t parent, pid_t child) = 0;
-  // Drains the agent's records. Returns the number replayed.
-  virtual size_t poll() = 0;
+  // Waits for the agent's records without polling (preload::Collector::wait_and_drain): calls
+  // `quiet` once the wait is armed (the tracer's waitpid(WNOHANG): false when a stop came), and
+  // sleeps unless it returns false or a ring is past its mark. Returns the number replayed.
+  virtual size_t wait_and_drain(const std::function<bool()>& quiet) = 0;
+  // While on, SIGCHLD (any tracee stop) cuts that sleep short.
+  virtual void catch_child_signal(bool on) = 0;
   // Drains the records already published in the files being read (cheap: called before the
   // tracer applies a boundary, so the run's one tracker sees each thread's boundaries in order).
   virtual size_t drain() = 0;

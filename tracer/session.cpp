@@ -210,25 +210,17 @@ SessionOutcome Session::run() {
 // ---------------------------------------------------------------------------------------
 // The dispatcher
 
-namespace {
-void wake_on_child(int) {}  // SIGCHLD only interrupts the combined mode's sleep
-}  // namespace
-
 void Session::loop() {
-  struct sigaction old_chld {};
-  if (opts_.agent) {
-    struct sigaction sa {};
-    sa.sa_handler = wake_on_child;  // no SA_RESTART: the wait's nanosleep returns at once
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGCHLD, &sa, &old_chld);
-  }
-  struct RestoreChld {
-    bool on;
-    struct sigaction* old;
-    ~RestoreChld() {
-      if (on) sigaction(SIGCHLD, old, nullptr);
+  // In the combined mode SIGCHLD (a stop) cuts the reader's sleep short (preload/doorbell.hpp).
+  struct ChildSignal {
+    tracer::AgentLink* agent;
+    explicit ChildSignal(tracer::AgentLink* a) : agent(a) {
+      if (agent) agent->catch_child_signal(true);
     }
-  } restore{opts_.agent != nullptr, &old_chld};
+    ~ChildSignal() {
+      if (agent) agent->catch_child_signal(false);
+    }
+  } child_signal{opts_.agent};
   while (!groups_.empty()) {
     if (finish_requested_) {
       if (opts_.attach_pid) detach_all();
@@ -251,26 +243,24 @@ void Session::loop() {
 }
 
 // The next stop (tid 0: none yet, look at interrupts again). In the combined mode the
-// agent's records are drained while waiting, at the pace of preload/drain_pace.hpp while stops
-// keep coming too; the wait sleeps until the next drain is due (SIGCHLD cuts it short).
+// agent's records are drained while waiting: the reader sleeps on the agents' doorbell until a
+// ring fills past its mark, a stop (SIGCHLD), a signal, or its timeout (preload::Collector::
+// wait_and_drain), and never polls the rings.
 bool Session::wait_for_stop(pid_t& tid, int& status) {
   if (!opts_.agent) {
     tid = waitpid(-1, &status, __WALL);
     if (tid < 0 && errno == EINTR) tid = 0;
     return tid >= 0;
   }
-  if (drain_pace_.wait_ns(monotonic_ns()) == 0) drain_pace_.drained(opts_.agent->poll(), monotonic_ns());
-  tid = waitpid(-1, &status, __WALL | WNOHANG);
-  if (tid < 0) {
-    if (errno == EINTR) tid = 0;
-    return tid >= 0;
-  }
-  if (tid == 0) {
-    int64_t wait = drain_pace_.wait_ns(monotonic_ns());
-    struct timespec ts {0, long(wait)};
-    if (wait > 0) nanosleep(&ts, nullptr);
-  }
-  return true;
+  bool traced = true;  // false: ECHILD, nothing left to trace
+  tid = 0;
+  opts_.agent->wait_and_drain([&] {
+    pid_t got = waitpid(-1, &status, __WALL | WNOHANG);
+    if (got < 0) traced = errno == EINTR;
+    if (got > 0) tid = got;
+    return got == 0;
+  });
+  return traced;
 }
 
 void Session::dispatch(pid_t tid, WaitStatus ws) {

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "counters/backend.hpp"
-#include "preload/drain_pace.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
 #include "result/result.hpp"
@@ -84,6 +83,8 @@ struct SessionOutcome {
   std::map<regions::RegionId, result::ProbeCost> probe_costs;
   // The in-process agent's boundary cost, from its calibration at start (when it measured).
   std::optional<result::AgentBoundary> agent_boundary;
+  // What draining the agent's records cost roofprof (when the agent ran).
+  std::optional<result::AgentReader> agent_reader;
 };
 
 class Session : public regions::CountSource {
@@ -203,7 +204,6 @@ class Session : public regions::CountSource {
   std::map<pid_t, WaitStatus> early_stops_;  // stops of tasks not announced yet
   pid_t main_pid_ = 0;
   bool root_ended_ = false;  // the agent link was told (combined mode)
-  preload::DrainPace drain_pace_;  // when the agent's records are drained next
   std::set<regions::RegionId> not_called_warned_;  // entered without a call: warned once
   bool scratch_warned_ = false;
   std::set<std::string> patch_refusals_;  // warned once per function and reason

@@ -212,7 +212,24 @@ void note_attached_probe_cost(result::Run& res) {
 
 // The in-process probes' own cost (docs/preload.md, "What a boundary costs"): measured by the
 // agent at start, kept in the result, and said for each region measured only by the agent
-// (entry patches, GOT hooks) whose time it inflates by more than 5 %.
+// (entry patches, GOT hooks) whose time it inflates by more than 5 %. The warning quotes the
+// result's own figures (agent_boundary.per_call_s and inside_s), and with counters says that
+// `-e none` times the calls without reading them.
+std::string agent_overhead_warning(const result::Region& r, const result::AgentBoundary& b,
+                                   const std::vector<std::string>& events) {
+  const double inside = double(r.calls) * b.inside_s;
+  std::string w = fmt::format(
+      "region '{}': about {:.0f} % of its time is the in-process probe's own work: each call costs the program "
+      "{:.3f} us more (agent_boundary.per_call_s, measured at start-up), {:.3f} us of it inside the call's time "
+      "(agent_boundary.inside_s): its time per call is overhead-inflated",
+      r.name, std::min(100.0, 100.0 * inside / *r.time_s), b.per_call_s * 1e6, b.inside_s * 1e6);
+  if (!events.empty())
+    w += fmt::format("; each boundary also reads the {} counter{} with system calls: -e none times the calls "
+                     "without them",
+                     events.size(), events.size() == 1 ? "" : "s");
+  return w;
+}
+
 void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, result::Run& res) {
   res.agent_boundary = boundary;
   if (!boundary) return;
@@ -221,12 +238,8 @@ void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, r
     if (src == r.sources.end() || (src->second != "patch" && src->second != "agent") || r.calls == 0 ||
         !r.time_s || *r.time_s <= 0)
       continue;
-    const double inside = double(r.calls) * boundary->inside_s;
-    if (inside <= 0.05 * *r.time_s) continue;
-    res.warnings.push_back(fmt::format(
-        "region '{}': about {:.0f} % of its time is the in-process probe's own work ({:.3f} us of each call, "
-        "measured at start-up: agent_boundary): its time per call is overhead-inflated",
-        r.name, std::min(100.0, 100.0 * inside / *r.time_s), boundary->inside_s * 1e6));
+    if (double(r.calls) * boundary->inside_s <= 0.05 * *r.time_s) continue;
+    res.warnings.push_back(agent_overhead_warning(r, *boundary, res.events));
   }
 }
 
@@ -454,6 +467,7 @@ int run(const RunOptions& o) {
   for (auto& w : planner_notes(planner)) res.warnings.push_back(std::move(w));
   note_mechanisms(m.plan, native, res.regions);
   note_agent_overhead(last.agent_boundary, res);
+  res.agent_reader = last.agent_reader;
   if (o.pid) note_attached_probe_cost(res);
   std::string emulation_error;
   bool emulation_interrupted = false;

@@ -119,6 +119,8 @@ struct rp_agent {
   struct rp_region_state *states; /* in the file: shared with roofprof (record_format.h) */
   uint32_t cheap_factor;          /* ROOFPROF_AGENT_CHEAP_FACTOR (record_format.h, header) */
   int calibrating_clock_only;     /* calibrate.c: its second loop reads no counters */
+  struct rp_doorbell *doorbell; /* DIR/doorbell, shared with roofprof (doorbell.c); NULL: none */
+  uint64_t doorbell_mark;       /* records pending at which a record rings it (record_format.h) */
 
   /* hooks (hooks.c), protected by `lock` except the lock-free reads of the trampolines */
   pthread_mutex_t lock;
@@ -191,6 +193,10 @@ RP_HIDDEN void rp_start(void); /* once: from the constructor or an earlier pthre
 
 /* config.c */
 RP_HIDDEN int rp_config_read(void); /* 0: configured; -1: not for this process */
+
+/* doorbell.c */
+RP_HIDDEN void rp_doorbell_open(void);
+RP_HIDDEN void rp_doorbell_ring(void); /* wakes roofprof if it sleeps (record_format.h) */
 
 /* ring.c */
 RP_HIDDEN int rp_file_create(pid_t ppid);

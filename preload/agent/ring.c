@@ -81,6 +81,8 @@ int rp_file_create(pid_t ppid) {
   rp.states = (struct rp_region_state *)((char *)m + h->states_offset);
   rp.record_bytes = h->record_bytes;
   rp.ring_mask = rp.ring_slots - 1;
+  rp.doorbell_mark = RP_DOORBELL_MARK(rp.ring_slots, rp.record_bytes);
+  rp_doorbell_open();
   return 0;
 }
 
@@ -125,6 +127,7 @@ static int consumer_alive(void) {
  * full until it catches up). Returns 0 when the consumer is gone: the agent stops recording. */
 static int wait_for_slot(struct rp_file_header *h, uint64_t pos) {
   struct timespec nap = {0, 20000};
+  rp_doorbell_ring(); /* the ring is full: roofprof must drain it now */
   for (unsigned spins = 0;; ++spins) {
     if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) < rp.ring_slots) return 1;
     if (spins < 256) {
@@ -132,6 +135,9 @@ static int wait_for_slot(struct rp_file_header *h, uint64_t pos) {
       continue;
     }
     if ((spins & 255) == 0 && !consumer_alive()) return 0;
+    /* Again while it waits: roofprof may have been awake at the first ring and gone to sleep
+     * before it opened this process's file (so its look at the rings did not see this one). */
+    rp_doorbell_ring();
     rp_syscall6(SYS_nanosleep, (long)&nap, 0, 0, 0, 0, 0);
   }
 }
@@ -176,7 +182,9 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
     pos = __atomic_fetch_add(&h->head, 1, __ATOMIC_RELAXED);
   }
   struct rp_record *s = (struct rp_record *)(rp.ring + (pos & rp.ring_mask) * rp.record_bytes);
-  if (pos - __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) >= rp.ring_slots && !wait_for_slot(h, pos)) {
+  /* The tail only moves on: a stale one overstates what is pending, never understates it. */
+  const uint64_t tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+  if (pos - tail >= rp.ring_slots && !wait_for_slot(h, pos)) {
     __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);
     __atomic_fetch_or(&h->flags, RP_F_NO_CONSUMER, __ATOMIC_RELAXED);
     rp.active = 0;
@@ -200,6 +208,9 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   s->probe_ns = t->probe_ns + (t->boundary_start ? now - t->boundary_start : 0);
   s->probe_boundaries = t->probe_boundaries;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
+  /* roofprof sleeps until a ring fills past its mark, or a thread or the process ends. */
+  if (pos + 1 - tail >= rp.doorbell_mark || kind == RP_THREAD_EXIT || kind == RP_PROCESS_EXIT)
+    rp_doorbell_ring();
 }
 
 void rp_emit(struct rp_thread *t, int kind, int reason, uint32_t region, uint64_t sp) {

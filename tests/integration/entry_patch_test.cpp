@@ -65,6 +65,31 @@ TEST(EntryPatch, StaticFunctionsOfTheExecutableAreMeasuredWithoutStops) {
   }
 }
 
+// Issue 32: the overhead warning quotes the per-call cost the result records (agent_boundary),
+// and with counters points at -e none.
+TEST(EntryPatch, TheOverheadWarningQuotesTheResultsPerCallCost) {
+  for (bool counters : {true, false}) {
+    SCOPED_TRACE(counters ? "default counters" : "-e none");
+    Sandbox sb;
+    std::vector<std::string> options;
+    if (!counters) options = {"-e", "none"};
+    auto r = patch_run(sb, {"st_tiny"}, {"100000", "0"}, options);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json doc = load_result(r);
+    ASSERT_TRUE(doc.contains("agent_boundary")) << doc.dump(1).substr(0, 2000);
+    EXPECT_EQ(doc["events"].empty(), !counters) << doc["events"].dump();
+    char figures[160];
+    std::snprintf(figures, sizeof figures,
+                  "each call costs the program %.3f us more (agent_boundary.per_call_s, measured at start-up), %.3f "
+                  "us of it inside the call's time (agent_boundary.inside_s)",
+                  num(doc["agent_boundary"], "per_call_s") * 1e6, num(doc["agent_boundary"], "inside_s") * 1e6);
+    EXPECT_TRUE(has_warning(doc, std::string("region 'st_tiny': about "))) << doc["warnings"].dump();
+    EXPECT_TRUE(has_warning(doc, figures)) << figures << "\n" << doc["warnings"].dump();
+    EXPECT_EQ(has_warning(doc, "counters with system calls: -e none times the calls without them"), counters)
+        << doc["warnings"].dump();
+  }
+}
+
 TEST(EntryPatch, AnEntryThatCannotBePatchedKeepsABreakpointAndSaysWhy) {
   Sandbox sb;
   auto r = patch_run(sb, {"st_unpatchable", "st_tiny"}, {"1000", "25"});

@@ -175,6 +175,30 @@ TEST_P(PreloadSemantics, EightThreadsCallingKTimes) {
   }
 }
 
+// Issue 32: roofprof's reader sleeps on the agents' doorbell and wakes when a ring fills past
+// half its slots (or a process ends, a stop, or 100 ms): with a 1024-slot ring, 100,000 calls
+// (200,000 records) wake it about 400 times, never once a record, and every call is counted.
+TEST_P(PreloadSemantics, TheReaderSleepsUntilARingFillsPastItsMark) {
+  if (GetParam() == Mode::Breakpoints) GTEST_SKIP() << "no agent, no reader";
+  Sandbox sb;
+  RunOptions ro;
+  ro.env["ROOFPROF_AGENT_RING"] = "1024";
+  auto r = agent_run(sb, {"pre_work"}, {"pre_app", "calls", "100000"}, {"-e", "none"}, ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  json reg = region(doc, "pre_work");
+  EXPECT_EQ(calls(reg), 100000) << reg.dump();
+  EXPECT_EQ(closed_by(reg, "return"), 100000) << reg.dump();
+  EXPECT_EQ(doc["complete"], true);
+  ASSERT_TRUE(doc.contains("agent_reader")) << doc.dump().substr(0, 2000);
+  const json& reader = doc["agent_reader"];
+  EXPECT_GT(num(reader, "cpu_s"), 0) << reader.dump();
+  EXPECT_GE(reader["rings"].get<double>(), 1) << reader.dump();  // the agent woke it past the mark
+  EXPECT_LE(reader["rings"], reader["sleeps"]) << reader.dump();
+  // Each sleep ends at a ring (at most one per 512 records), a stop, or the 100 ms timeout.
+  EXPECT_LT(reader["sleeps"].get<double>(), 200000.0 / 256 + 10 * num(doc, "wall_time_s") + 200) << reader.dump();
+}
+
 // A forked child inherits the agent: silent without --follow-fork, measured with it.
 TEST_P(PreloadSemantics, ForkedChild) {
   for (bool follow : {false, true}) {

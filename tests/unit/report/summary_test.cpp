@@ -42,5 +42,19 @@ TEST(Summary, ListsEveryFunctionARegionCovers) {
   EXPECT_EQ(one.find("covers"), std::string::npos) << one;
 }
 
+TEST(Summary, SaysWhatReadingTheAgentsRecordsCostRoofprof) {
+  result::Run run;
+  run.backend = "time";
+  run.agent_reader = result::AgentReader{0.0123, 14, 3};
+  auto text = testing::capture([&](std::FILE* f) { print_summary(run, f); });
+  EXPECT_NE(text.find("  roofprof's reader of the in-process records: 12.3 ms of CPU, slept 14 times (3 woken by a "
+                      "ring filling up or a process ending)\n"),
+            std::string::npos)
+      << text;
+  run.agent_reader.reset();  // breakpoints only: no line
+  text = testing::capture([&](std::FILE* f) { print_summary(run, f); });
+  EXPECT_EQ(text.find("reader"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace roofprof::report

@@ -124,6 +124,18 @@ TEST(ResultAgentBoundary, RoundTripAndAbsentWhenUnset) {
   EXPECT_THROW(from_json(j), UserError);
 }
 
+TEST(ResultAgentReader, RoundTripAndAbsentWhenUnset) {
+  result::Run run = samples::sample_run();
+  EXPECT_FALSE(to_json(run).contains("agent_reader"));
+  EXPECT_FALSE(from_json(to_json(run)).agent_reader);
+  run.agent_reader = result::AgentReader{0.0123, 14, 3};
+  json j = to_json(run);
+  EXPECT_EQ(j["agent_reader"], json::parse(R"({"cpu_s": 0.0123, "sleeps": 14, "rings": 3})"));
+  EXPECT_EQ(from_json(json::parse(j.dump())), run);
+  j["agent_reader"].erase("cpu_s");
+  EXPECT_THROW(from_json(j), UserError);
+}
+
 TEST(ResultGroups, MalformedGroupNamesTheMember) {
   result::Run run = samples::sample_run();
   run.regions[0].groups = {sample_group()};

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Benchmark of roofprof's reader of the in-process records under an MPI job (docs/benchmarks.md,
+"The reader under an MPI job", issue 32 item 5).
+
+Runs the fixture tests/fixtures/mpi/mpi_calls (RANKS ranks, each calling mpi_tick(K) CALLS
+times) REPS times bare and REPS times with each rank under
+`roofprof run --backend time -e none -r mpi_tick`, interleaved, and prints for each the best and
+median wall time of the whole mpirun command and the ratio of the bests, and the reader's CPU
+time, sleeps and rings from the ranks' results (agent_reader).
+
+    bench/mpi/reader.py BUILD_DIR [RANKS] [CALLS] [K] [REPS]
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(argv, cwd):
+    """Wall seconds of the whole command, and its standard output."""
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"failed: {' '.join(argv)}\n{p.stderr}")
+    return dt, p.stdout
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    given = [int(a) for a in sys.argv[2:6]]
+    ranks, calls, k, reps = given + [2, 100000, 2000, 5][len(given):]
+    roofprof = os.path.abspath(os.path.join(build, "bin", "roofprof"))
+    app = os.path.abspath(os.path.join(build, "tests", "fixtures", "mpi_calls"))
+    mpirun = shutil.which("mpirun")
+    launch = [mpirun, "--oversubscribe", "--allow-run-as-root", "--mca", "btl", "self,vader",
+              "--mca", "plm_rsh_agent", "", "-np", str(ranks)]
+    program = [app, str(calls), str(k)]
+    cmds = {
+        "bare": launch + program,
+        "roofprof -e none": launch + [roofprof, "run", "--backend", "time", "-e", "none", "-q",
+                                      "-o", "reader.%r.json", "-r", "mpi_tick", "--"] + program,
+    }
+    times = {c: [] for c in cmds}
+    readers = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(reps):
+            for c, argv in cmds.items():
+                wall, out = timed(argv, tmp)
+                assert f"calls {ranks * calls}" in out, out
+                times[c].append(wall)
+            for r in range(ranks):
+                with open(os.path.join(tmp, f"reader.{r}.json")) as f:
+                    doc = json.load(f)
+                tick = next(x for x in doc["regions"] if x["name"] == "mpi_tick")
+                assert tick["calls"] == calls, tick
+                readers.append(doc["agent_reader"])
+    bare = min(times["bare"])
+    print(f"{ranks} ranks x {calls} calls of mpi_tick({k}); {reps} runs each, interleaved; "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+    print(f"{'command':>18} {'best s':>8} {'median s':>9} {'best / bare':>12}")
+    for c, ts in times.items():
+        print(f"{c:>18} {min(ts):8.3f} {statistics.median(ts):9.3f} {min(ts) / bare:11.2f}x")
+    print(f"reader per rank (median of {len(readers)}): CPU "
+          f"{statistics.median(r['cpu_s'] for r in readers) * 1e3:.1f} ms, sleeps "
+          f"{statistics.median(r['sleeps'] for r in readers):.0f}, rings "
+          f"{statistics.median(r['rings'] for r in readers):.0f}")
+
+
+if __name__ == "__main__":
+    main()
