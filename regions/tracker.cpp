@@ -75,12 +75,13 @@ size_t Tracker::open_count() const {
   return n;
 }
 
-bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group) {
+bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group, bool resumed) {
   std::vector<Open>& v = at({b.pid, b.tid});
   if (has_region(v, region)) return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
   const auto depth = uint32_t(v.size());
-  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth});
+  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth,
+                      false, resumed});
   if (scope_ == Scope::Process) share_open(v.back(), b.pid, b.tid, src);
   return true;
 }
@@ -139,6 +140,7 @@ bool Tracker::enter(RegionId region, const Boundary& b, std::string group) {
   return open(region, false, b, std::move(group));
 }
 bool Tracker::span_start(RegionId region, const Boundary& b) { return open(region, true, b); }
+bool Tracker::span_resume(RegionId region, const Boundary& b) { return open(region, true, b, {}, true); }
 
 void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
                     CloseReason why, ProcessRead& process) {
@@ -157,6 +159,7 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
   inst.reason = why;
   inst.group = std::move(o.group);
   inst.depth = o.depth;
+  inst.resumed = o.resumed;
   if (scope_ == Scope::Process) return share_close(std::move(inst), o.anchor, source, process);
   sink_(std::move(inst));
 }

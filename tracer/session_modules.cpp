@@ -143,7 +143,7 @@ void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bo
     Probe probe;
     probe.kind = kind_of(p.role);
     probe.region = p.region;
-    if ((probe.kind == ProbeKind::RegionEntry || probe.kind == ProbeKind::SpanStart) && probing_stopped(p.region))
+    if (opens(probe.kind) && probing_stopped(p.region))
       continue;  // too costly (limit_probe_inflation): no new instances
     add_probe(t, TraceeAddr(m.bias + p.address), probe);
   }
@@ -178,7 +178,7 @@ bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
   } catch (const UserError& e) {
     // An instruction Capstone cannot decode or relocate (AVX-512 code in a library matched by
     // a glob): that site is left out, the run goes on.
-    if (p.kind != ProbeKind::RegionEntry && p.kind != ProbeKind::SpanStart && p.kind != ProbeKind::SpanStop) throw;
+    if (!is_site(p.kind)) throw;
     std::string w = fmt::format("region '{}': no breakpoint at {:#x} ({}): its calls there are not counted",
                                 p.region < planner_.regions().size() ? planner_.regions()[p.region].name : "?",
                                 at.value(), e.what());
@@ -189,9 +189,7 @@ bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
   if (!scratch_warned_) {
     scratch_warned_ = true;
     std::string what = p.kind == ProbeKind::Return ? "a return probe (the instance closes when next noticed)"
-                       : p.kind == ProbeKind::RegionEntry || p.kind == ProbeKind::SpanStart ||
-                               p.kind == ProbeKind::SpanStop
-                           ? "a region's site (its calls there are not counted)"
+                       : is_site(p.kind) ? "a region's site (its calls there are not counted)"
                            : "a runtime hook";
     std::string w = fmt::format("no scratch page could be mapped near {:#x} in process {}: {} was left out",
                                 at.value(), g.tgid, what);
