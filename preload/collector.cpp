@@ -100,7 +100,8 @@ size_t Collector::drain(Source& s, bool final) {
   static const std::vector<regions::RegionId> none;
   return s.file->drain([&](const Record& r) {
     note_calibration(r);
-    replay_.feed(r, r.kind == RecordKind::Enter ? regions_of(s, r.region) : none);
+    const bool has_region = r.kind == RecordKind::Enter || r.kind >= RecordKind::SpanStart;
+    replay_.feed(r, has_region ? regions_of(s, r.region) : none);
   }, final);
 }
 

@@ -123,16 +123,19 @@ void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bo
   for (const auto& [addr, kind] : hooks) busy.insert(addr);
   std::map<uint64_t, std::string> refused;
   std::set<uint64_t> by_agent = patch_entries(t, m, planned, busy, &refused);
+  for (uint64_t a : by_agent) busy.insert(a);  // a span patch covers no patched entry
+  const std::set<uint64_t> by_span_patch = patch_spans(t, m, planned, busy, &refused);
   if (opts_.agent) {
     std::vector<probes::PlannedProbe> rest;
     for (const auto& p : planned)
-      if (!(p.role == probes::SiteRole::Entry && by_agent.count(p.address))) rest.push_back(p);
+      if (!(p.role == probes::SiteRole::Entry ? by_agent : by_span_patch).count(p.address)) rest.push_back(p);
     by_agent.merge(opts_.agent->take(g.tgid, m, is_main, rest));
   }
   for (auto& [address, warning] : refused)  // said only when a breakpoint measures it
     if (!by_agent.count(address) && patch_refusals_.insert(warning).second) outcome_.warnings.push_back(warning);
   for (const auto& p : planned) {
     if (p.role == probes::SiteRole::Entry && by_agent.count(p.address)) continue;
+    if (p.role != probes::SiteRole::Entry && by_span_patch.count(p.address)) continue;
     if (p.ifunc) {
       std::string w = fmt::format("region '{}': {}", planner_.regions()[p.region].name,
                                   probes::ifunc_note(p, "breakpoints"));

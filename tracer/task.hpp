@@ -129,6 +129,7 @@ struct ThreadGroup {
   // module is mapped. Until then (or until the entry point, if it never is) the region probes
   // of new modules wait in `deferred` (session_patches.cpp): module key, is_main.
   TraceeAddr patch_entry;
+  TraceeAddr patch_span;  // the agent's entry for span patches (roofprof_patch_span)
   std::vector<std::pair<std::pair<std::string, uint64_t>, bool>> deferred;
 };
 

@@ -137,12 +137,14 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
     return;
   }
   struct rp_file_header *h = rp.file;
-  /* The instance's time is as close to the function as the agent can take it: an entry reads
-   * its counters, claims and fills its slot, and only then the clock; every other record takes
-   * the clock first (or was given it: rp_on_exit reads it before anything else). */
+  /* The instance's time is as close to the function as the agent can take it: an entry (or an
+   * inlined copy's span start or re-entry) reads its counters, claims and fills its slot, and
+   * only then the clock; every other record takes the clock first (or was given it: rp_on_exit
+   * reads it before anything else). */
   uint64_t counts[RP_MAX_EVENTS], process[RP_MAX_EVENTS];
   int have_counts = 0, have_process = 0;
-  if (kind != RP_ENTER && now == 0) now = rp_now_ns();
+  const int opening = kind == RP_ENTER || kind == RP_SPAN_START || kind == RP_SPAN_RESUME;
+  if (!opening && now == 0) now = rp_now_ns();
   const int solo = rp.solo; /* one thread: its counts are the process's (agent.h) */
   if (rp.n_events) {
     have_counts = solo ? rp_counters_read_process(counts) : rp_counters_read(t->fd, counts);
@@ -188,7 +190,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   for (int i = rp.n_events; i < n_values; ++i) s->counts[i] = have_process ? process[i - rp.n_events] : 0;
   if (rp.callers) /* the return address, before the exit stub replaces it */
     s->counts[n_values] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
-  if (kind == RP_ENTER) now = rp_now_ns();
+  if (opening) now = rp_now_ns();
   s->time_ns = now;
   __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
 }
