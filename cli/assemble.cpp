@@ -63,6 +63,7 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       if (!seen.emplace(s.module, s.address, role).second) continue;
       r.locations.push_back(result::Site{s.module, s.address, s.symbol, role});
     }
+    r.calls_approximate = info.calls_approximate;
     for (const char* level : {"L1", "L2", "L3", "DRAM"}) r.bytes[level] = result::Bytes{};
     r.sources["time"] = "clock";
     auto it = agg.regions().find(regions::RegionId(id));

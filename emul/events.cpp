@@ -201,6 +201,7 @@ void EventParser::on_probe(File& f, std::string_view* tok, size_t n) {
       case probes::SiteRole::Entry: opened(tracker_->enter(p.region, b), p.region); break;
       case probes::SiteRole::SpanStart: opened(tracker_->span_start(p.region, b), p.region); break;
       case probes::SiteRole::SpanStop: tracker_->span_stop(p.region, b); break;
+      case probes::SiteRole::SpanResume: opened(tracker_->span_resume(p.region, b), p.region); break;
     }
   }
 }

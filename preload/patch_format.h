@@ -33,9 +33,29 @@
 #define RP_PATCH_THUNK_BYTES 160u  /* room for the longest relocated prologue (5 instructions of
                                       at most 16 bytes each) and the jump back */
 
+/* Span patches: a boundary of an inlined copy of a region function (its entry point, an exit, a
+ * re-entry; docs/methodology.md, "Inlined copies") in the middle of a function, which may keep
+ * data in the red zone below its stack pointer. Its thunk steps over the red zone first:
+ *
+ *   thunk + 0                      lea -128(%rsp), %rsp
+ *   thunk + 5                      push %r11
+ *   thunk + 7                      lea desc(%rip), %r11
+ *   thunk + 14                     jmp *RP_PATCH_SPAN_SYMBOL
+ *   thunk + RP_SPAN_DESC_OFFSET    struct rp_patch_desc (role: RP_SITE_SPAN_*)
+ *   thunk + RP_SPAN_CODE_OFFSET    lea 128(%rsp), %rsp, then the displaced instructions,
+ *                                  relocated, then jmp *(site + their length)
+ *
+ * RP_PATCH_SPAN_SYMBOL records the boundary (a span record of `desc->role`), restores every
+ * register and the flags and jumps to `desc->continuation` with the stack pointer 128 below the
+ * program's. */
+#define RP_PATCH_SPAN_SYMBOL "roofprof_patch_span"
+#define RP_PATCH_RED_ZONE 128u
+#define RP_SPAN_DESC_OFFSET 32u /* after 5 + 2 + 7 + 14 bytes of code */
+#define RP_SPAN_CODE_OFFSET 48u
+
 struct rp_patch_desc {
   uint32_t region;       /* RP_PATCH_REGION_FLAG | the tracer's patch id */
-  uint32_t reserved;
+  uint32_t role;         /* a span patch's RP_SITE_SPAN_* (probes/site_role.h); 0 at an entry */
   uint64_t continuation; /* absolute address of the relocated instructions */
 };
 

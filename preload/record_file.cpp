@@ -134,7 +134,7 @@ size_t RecordFile::drain(const std::function<void(const Record&)>& fn, bool fina
     r.has_counts = (s.flags & RP_REC_COUNTS) != 0;
     r.has_process_counts = n_values > n && (s.flags & RP_REC_PROCESS_COUNTS) != 0;
     for (size_t i = 0; i < n_values; ++i) (i < n ? r.counts[i] : r.process_counts[i - n]) = s.counts[i];
-    if (r.kind >= RecordKind::Enter && r.kind <= RecordKind::ProcessExit) {
+    if (r.kind >= RecordKind::Enter && r.kind <= RecordKind::SpanResume) {
       fn(r);
       ++delivered;
     }

@@ -21,12 +21,15 @@ enum class RecordKind : uint8_t {
   StackAt = RP_STACK_AT,
   ThreadExit = RP_THREAD_EXIT,
   ProcessExit = RP_PROCESS_EXIT,
+  SpanStart = RP_SPAN_START,
+  SpanStop = RP_SPAN_STOP,
+  SpanResume = RP_SPAN_RESUME,
 };
 
 struct Record {
   RecordKind kind = RecordKind::Enter;
   regions::CloseReason reason = regions::CloseReason::Return;
-  uint32_t region = 0;  // agent region id (Enter)
+  uint32_t region = 0;  // agent region id (Enter, Span*)
   int pid = 0;
   regions::Tid tid = 0;
   uint64_t sp = 0;

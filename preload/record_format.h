@@ -36,7 +36,7 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
-#define RP_FILE_VERSION 7u
+#define RP_FILE_VERSION 8u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 24
@@ -64,6 +64,11 @@ enum rp_kind {
   RP_STACK_AT = 2,     /* the thread's stack pointer is now `sp` (instances entered below close) */
   RP_THREAD_EXIT = 3,  /* the thread exits: close what it has open */
   RP_PROCESS_EXIT = 4, /* exit() of the process: close everything open in it */
+  /* A span patch (preload/patch_format.h) of `region` was reached: an inlined copy's entry
+   * point, an exit, a re-entry (regions::Tracker span_start, span_stop, span_resume). */
+  RP_SPAN_START = 5,
+  RP_SPAN_STOP = 6,
+  RP_SPAN_RESUME = 7,
 };
 
 #define RP_REC_COUNTS 0x1u         /* counts[0..n_events) hold the thread's own counts */

@@ -76,6 +76,15 @@ void Replay::feed(const Record& r, const std::vector<regions::RegionId>& regions
     case RecordKind::StackAt: tracker_.stack_at(b, r.reason); break;
     case RecordKind::ThreadExit: tracker_.thread_exit(b, r.reason); break;
     case RecordKind::ProcessExit: tracker_.process_exit(r.pid, r.time_ns, r.reason, this); break;
+    case RecordKind::SpanStart:
+      for (regions::RegionId id : regions) tracker_.span_start(id, b);
+      break;
+    case RecordKind::SpanStop:
+      for (regions::RegionId id : regions) tracker_.span_stop(id, b);
+      break;
+    case RecordKind::SpanResume:
+      for (regions::RegionId id : regions) tracker_.span_resume(id, b);
+      break;
   }
 }
 

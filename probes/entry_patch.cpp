@@ -83,8 +83,11 @@ int32_t rel32(int64_t d, const char* what) {
 
 }  // namespace
 
-std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> code, uint64_t entry,
-                                                       std::span<const uint64_t> other_sites) {
+namespace {
+
+// The instructions of `code` (at `entry`) that the jump displaces, relocatable; with
+// `return_address`, refused where they read the function's return address.
+std::variant<EntryPatch, std::string> displace(std::span<const uint8_t> code, uint64_t entry, bool return_address) {
   if (code.size() < RP_PATCH_JUMP_BYTES) return std::string("the function is shorter than the jump");
   EntryPatch p;
   p.entry = entry;
@@ -121,11 +124,11 @@ std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> 
       }
       // The agent replaces the return address before these instructions run: one that reads it
       // would see the agent's exit stub (what breakpoints leave alone).
-      if (insn->id == X86_INS_POP && stack_depth == 0)
+      if (return_address && insn->id == X86_INS_POP && stack_depth == 0)
         return fmt::format("its first bytes pop its return address ({})", text);
       for (uint8_t i = 0; in.kind == EntryPatch::Insn::Kind::Copy && i < x.op_count; ++i) {
         const cs_x86_op& op = x.operands[i];
-        if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RSP && op.mem.index == X86_REG_INVALID &&
+        if (return_address && op.type == X86_OP_MEM && op.mem.base == X86_REG_RSP && op.mem.index == X86_REG_INVALID &&
             op.mem.disp >= stack_depth && op.mem.disp < stack_depth + 8 && insn->id != X86_INS_LEA)
           return fmt::format("its first bytes read its return address ({})", text);
         if (op.type == X86_OP_REG && (op.reg == X86_REG_RIP || op.reg == X86_REG_EIP))
@@ -149,27 +152,25 @@ std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> 
   }
   p.original.assign(code.begin(), code.begin() + ptrdiff_t(off));
   if (p.text.size() >= 2) p.text.resize(p.text.size() - 2);
-  for (uint64_t s : other_sites)
-    if (s > entry && s < entry + off) return fmt::format("another probe site lies in its first {} bytes", off);
-  for (uint64_t t : branch_targets(code, entry))
-    if (t > entry && t < entry + off) return fmt::format("a jump inside the function lands in its first {} bytes", off);
   return p;
 }
 
-std::vector<uint8_t> thunk_code(const EntryPatch& p, uint64_t thunk, uint64_t agent_entry, uint32_t region_word) {
-  std::vector<uint8_t> out = {0x41, 0x53};  // push %r11
-  // lea desc(%rip), %r11
-  const int32_t to_desc = int32_t(RP_PATCH_DESC_OFFSET) - 9;
+// push %r11; lea desc(%rip), %r11; jmp *agent; the descriptor at `desc_at` (offsets in the thunk)
+void enter_agent(std::vector<uint8_t>& out, uint64_t agent, size_t desc_at, const rp_patch_desc& desc) {
+  out.push_back(0x41), out.push_back(0x53);  // push %r11
+  const int32_t to_desc = int32_t(desc_at) - int32_t(out.size() + 7);
   const uint8_t lea[] = {0x4c, 0x8d, 0x1d};
   out.insert(out.end(), std::begin(lea), std::end(lea));
   for (int i = 0; i < 4; ++i) out.push_back(uint8_t(uint32_t(to_desc) >> (8 * i)));
-  put_abs_jump(out, agent_entry);
-  out.resize(RP_PATCH_DESC_OFFSET, 0xcc);
-  rp_patch_desc desc{region_word, 0, thunk + RP_PATCH_CODE_OFFSET};
+  put_abs_jump(out, agent);
+  out.resize(desc_at, 0xcc);
   const auto* d = reinterpret_cast<const uint8_t*>(&desc);
   out.insert(out.end(), d, d + sizeof desc);
-  static_assert(RP_PATCH_DESC_OFFSET + sizeof(rp_patch_desc) <= RP_PATCH_CODE_OFFSET);
-  out.resize(RP_PATCH_CODE_OFFSET, 0xcc);
+}
+
+// The displaced instructions relocated to the end of `out` (at `thunk` + out.size()), then the
+// jump back after them.
+void relocated(std::vector<uint8_t>& out, const EntryPatch& p, uint64_t thunk) {
   for (const auto& in : p.insns) {
     if (in.kind == EntryPatch::Insn::Kind::CondJump) {
       out.push_back(uint8_t(0x70 | (in.cond ^ 1)));  // the inverse condition skips the jump
@@ -193,6 +194,57 @@ std::vector<uint8_t> thunk_code(const EntryPatch& p, uint64_t thunk, uint64_t ag
   put_abs_jump(out, p.entry + p.original.size());
   if (out.size() > RP_PATCH_THUNK_BYTES) throw UserError("cannot patch: the thunk is too long");
   out.resize(RP_PATCH_THUNK_BYTES, 0xcc);
+}
+
+}  // namespace
+
+std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> code, uint64_t entry,
+                                                       std::span<const uint64_t> other_sites) {
+  auto v = displace(code, entry, true);
+  auto* p = std::get_if<EntryPatch>(&v);
+  if (!p) return v;
+  const size_t off = p->original.size();
+  for (uint64_t s : other_sites)
+    if (s > entry && s < entry + off) return fmt::format("another probe site lies in its first {} bytes", off);
+  for (uint64_t t : branch_targets(code, entry))
+    if (t > entry && t < entry + off) return fmt::format("a jump inside the function lands in its first {} bytes", off);
+  return v;
+}
+
+std::variant<EntryPatch, std::string> plan_span_patch(std::span<const uint8_t> function, uint64_t function_start,
+                                                      uint64_t site, std::span<const uint64_t> other_sites) {
+  if (site < function_start || site >= function_start + function.size())
+    return std::string("the site is not in the function's code");
+  auto v = displace(function.subspan(site - function_start), site, false);
+  auto* p = std::get_if<EntryPatch>(&v);
+  if (!p) return v;
+  const size_t off = p->original.size();
+  for (uint64_t s : other_sites)
+    if (s > site && s < site + off) return fmt::format("another probe site lies in its {} bytes", off);
+  for (uint64_t t : branch_targets(function, function_start))
+    if (t > site && t < site + off) return fmt::format("a jump in the function lands in its {} bytes", off);
+  return v;
+}
+
+std::vector<uint8_t> thunk_code(const EntryPatch& p, uint64_t thunk, uint64_t agent_entry, uint32_t region_word) {
+  std::vector<uint8_t> out;
+  static_assert(RP_PATCH_DESC_OFFSET + sizeof(rp_patch_desc) <= RP_PATCH_CODE_OFFSET);
+  enter_agent(out, agent_entry, RP_PATCH_DESC_OFFSET, rp_patch_desc{region_word, 0, thunk + RP_PATCH_CODE_OFFSET});
+  out.resize(RP_PATCH_CODE_OFFSET, 0xcc);
+  relocated(out, p, thunk);
+  return out;
+}
+
+std::vector<uint8_t> span_thunk_code(const EntryPatch& p, uint64_t thunk, uint64_t agent_span, uint32_t region_word,
+                                     uint32_t role) {
+  static_assert(RP_PATCH_RED_ZONE == 128);
+  std::vector<uint8_t> out = {0x48, 0x8d, 0x64, 0x24, 0x80};  // lea -128(%rsp), %rsp
+  static_assert(RP_SPAN_DESC_OFFSET + sizeof(rp_patch_desc) <= RP_SPAN_CODE_OFFSET);
+  enter_agent(out, agent_span, RP_SPAN_DESC_OFFSET, rp_patch_desc{region_word, role, thunk + RP_SPAN_CODE_OFFSET});
+  out.resize(RP_SPAN_CODE_OFFSET, 0xcc);
+  const uint8_t back[] = {0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00, 0x00, 0x00};  // lea 128(%rsp), %rsp
+  out.insert(out.end(), std::begin(back), std::end(back));
+  relocated(out, p, thunk);
   return out;
 }
 

@@ -64,6 +64,19 @@ std::optional<size_t> disp32_offset(std::span<const uint8_t> insn, size_t report
 std::variant<EntryPatch, std::string> plan_entry_patch(std::span<const uint8_t> code, uint64_t entry,
                                                        std::span<const uint64_t> other_sites);
 
+// A span patch (preload/patch_format.h, "Span patches") at `site`, inside the function whose
+// whole code is `function` (from `function_start`): the same rules as an entry's but for the
+// return address, which a site inside a function does not touch; a jump from anywhere in the
+// function into the displaced bytes after the first refuses it.
+std::variant<EntryPatch, std::string> plan_span_patch(std::span<const uint8_t> function, uint64_t function_start,
+                                                      uint64_t site, std::span<const uint64_t> other_sites);
+
+// The thunk of a span patch (RP_PATCH_THUNK_BYTES at `thunk`): it enters the agent at
+// `agent_span` with its descriptor {region_word, role, continuation}. Throws UserError as
+// thunk_code does.
+std::vector<uint8_t> span_thunk_code(const EntryPatch& p, uint64_t thunk, uint64_t agent_span, uint32_t region_word,
+                                     uint32_t role);
+
 // The thunk placed at `thunk` (RP_PATCH_THUNK_BYTES): it enters the agent at `agent_entry` with
 // its descriptor {region_word, continuation}. Throws UserError when a relocated displacement
 // does not reach from `thunk`.

@@ -19,6 +19,7 @@ const char* to_string(SiteRole r) {
     case SiteRole::Entry: return "entry";
     case SiteRole::SpanStart: return "start";
     case SiteRole::SpanStop: return "stop";
+    case SiteRole::SpanResume: return "resume";
   }
   return "?";
 }
@@ -111,10 +112,19 @@ bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std
                                                           path_basename(elf.path()), e.why_not));
       continue;
     }
-    // The copy is measured as a span: opened where control enters its code from outside, closed
-    // where it leaves (while open, a re-entry such as a loop's back edge is no new boundary).
-    for (uint64_t a : e.entries) add_site(id, SiteRole::SpanStart, elf.path(), a, c->origin.short_name + where, out);
-    for (uint64_t a : e.exits) add_site(id, SiteRole::SpanStop, elf.path(), a, c->origin.short_name + where, out);
+    // A call of the copy is control reaching its entry point from outside its code; the instance
+    // closes where control leaves the code. Control coming back elsewhere (a re-entry) reopens
+    // it as the same call; while open, reaching the entry or a re-entry again is no boundary.
+    const std::string symbol = c->origin.short_name + where;
+    add_site(id, SiteRole::SpanStart, elf.path(), e.entry, symbol, out);
+    for (uint64_t a : e.reentries) add_site(id, SiteRole::SpanResume, elf.path(), a, symbol, out);
+    for (uint64_t a : e.exits) add_site(id, SiteRole::SpanStop, elf.path(), a, symbol, out);
+    if (!e.reentries.empty())
+      regions_[id].calls_approximate.push_back(fmt::format(
+          "{} inlined{} in {}: control comes back into its code at {} place{} other than its entry point {:#x} "
+          "(its code is interleaved with its caller's)",
+          c->origin.short_name, where, path_basename(elf.path()), e.reentries.size(),
+          e.reentries.size() == 1 ? "" : "s", e.entry));
   }
   return true;
 }

@@ -14,7 +14,12 @@
 
 namespace roofprof::probes {
 
-enum class SiteRole { Entry = RP_SITE_ENTRY, SpanStart = RP_SITE_SPAN_START, SpanStop = RP_SITE_SPAN_STOP };
+enum class SiteRole {
+  Entry = RP_SITE_ENTRY,
+  SpanStart = RP_SITE_SPAN_START,
+  SpanStop = RP_SITE_SPAN_STOP,
+  SpanResume = RP_SITE_SPAN_RESUME,
+};
 const char* to_string(SiteRole r);
 
 struct PlannedProbe {
@@ -42,6 +47,11 @@ struct RegionInfo {
   // Inlined copies of the function that cannot be measured as spans (symbolizer/inlined.hpp),
   // with why: "kern inlined at main.c:42 in app: it returns from inside its code".
   std::vector<std::string> inlined_left_out;
+  // Inlined copies whose calls are counted only approximately, with why: control comes back into
+  // their code elsewhere than at their entry point, so their code is interleaved with their
+  // caller's (loop fusion, vectorisation, code shared between copies) and the entry point may run
+  // more or less often than the source calls the function. Empty: every call is counted exactly.
+  std::vector<std::string> calls_approximate;
 };
 
 // Code that is entered without a return address at [rsp] (started by the kernel, jumped to by

@@ -6,9 +6,12 @@
 
 enum rp_site_role {
   RP_SITE_ENTRY = 0,      /* a function's entry: opens an instance, its return closes it */
-  RP_SITE_SPAN_START = 1, /* opens a span (or an inlined copy) unless open on the thread */
+  RP_SITE_SPAN_START = 1, /* opens a span (or a call of an inlined copy) unless open on the thread */
   RP_SITE_SPAN_STOP = 2,  /* closes it */
-  RP_SITE_ROLES = 3,      /* how many roles there are */
+  RP_SITE_SPAN_RESUME = 3, /* control came back into an inlined copy's code elsewhere than its
+                              entry point: reopens it unless open, continuing its last call (no
+                              new call) */
+  RP_SITE_ROLES = 4,      /* how many roles there are */
 };
 
 /* The probe file (written by emul::write_probe_file, read by emul/tool/rp_probes.c): this

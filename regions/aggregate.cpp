@@ -65,21 +65,31 @@ void Aggregator::add(const Instance& inst) {
   const double measured = double(inst.end_ns - inst.begin_ns) * 1e-9;
   const ProbeTime sub = subtracted(inst.probe, measured);
   const double d = measured - sub.total_ns() * 1e-9;
-  a.calls += 1;
+  ThreadPart& part = a.run_parts[{inst.pid, inst.tid}];
+  if (!inst.resumed) {
+    a.calls += 1;
+    part.calls += 1;
+    part.last_call = a.durations_s.size();
+    a.durations_s.push_back(d);
+  } else if (part.last_call < a.durations_s.size()) {
+    a.durations_s[part.last_call] += d;
+  }
   a.time_s += d;
   a.time_measured_s += measured;
   a.probe_subtracted += sub;
-  a.durations_s.push_back(d);
   add_values(a.counter_totals, inst.counts);
   a.multiplexed |= inst.multiplexed;
-  ThreadPart& part = a.run_parts[{inst.pid, inst.tid}];
-  part.calls += 1;
   part.time_s += d;
   if (part.own.size() < inst.counts.size()) part.own.resize(inst.counts.size(), 0.0);
   for (size_t i = 0; i < inst.counts.size(); ++i)
     part.own[i] += inst.own_unknown ? std::numeric_limits<double>::quiet_NaN()
                                     : inst.counts[i] - (i < inst.others.size() ? inst.others[i] : 0.0);
   add_values(a.others_totals, inst.others);
+  if (inst.resumed && !is_abnormal(inst.reason)) {  // its call's close is counted already
+    a.thread_ids.insert(inst.tid);
+    a.pids.insert(inst.pid);
+    return;
+  }
   if (!l.closed || l.tid != inst.tid || l.pid != inst.pid || l.reason != inst.reason) {
     a.thread_ids.insert(inst.tid);
     a.pids.insert(inst.pid);

@@ -25,6 +25,9 @@ struct ThreadPart {
   uint64_t calls = 0;
   double time_s = 0;
   std::vector<double> own;  // counter totals, backend event order (NaN: not counted)
+  // The current run: where the thread's last call is in Aggregate::durations_s (a resumed
+  // instance adds its time there); npos before its first call.
+  size_t last_call = size_t(-1);
 };
 // A thread as runs of the same program number it: the process's rank among the run's processes
 // by pid, the thread's among the region's threads of its process by tid (the order the kernel
@@ -32,11 +35,13 @@ struct ThreadPart {
 using ThreadNumber = std::pair<int, int>;
 
 struct Aggregate {
-  uint64_t calls = 0;
+  uint64_t calls = 0;                  // instances less the resumed ones (Instance::resumed)
   // Sum of instance durations, less the probes' time inside each (Instance::probe, at most the
   // instance's duration): compensated.
   double time_s = 0;
-  std::vector<double> durations_s;     // one per instance, compensated, in completion order
+  // One per call, compensated, in completion order: a resumed instance's duration is added to its
+  // thread's last call's.
+  std::vector<double> durations_s;
   double time_measured_s = 0;          // sum of instance durations as measured
   ProbeTime probe_subtracted = {};     // what compensation took from time_measured_s, in ns
   std::vector<double> counter_totals;  // sums of instance deltas, backend event order

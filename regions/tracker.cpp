@@ -81,13 +81,14 @@ size_t Tracker::open_count() const {
   return n;
 }
 
-bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group) {
+bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string group, bool resumed) {
   const ProbeTime probe = probe_of(b);
   std::vector<Open>& v = at({b.pid, b.tid});
   if (has_region(v, region)) return false;  // recursion / re-reached START: counted once
   CountSource* src = source_of(b);
   const auto depth = uint32_t(v.size());
-  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth});
+  v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth,
+                      false, resumed});
   v.back().probe = probe;
   if (scope_ == Scope::Process) share_open(v.back(), b.pid, b.tid, src);
   return true;
@@ -147,6 +148,7 @@ bool Tracker::enter(RegionId region, const Boundary& b, std::string group) {
   return open(region, false, b, std::move(group));
 }
 bool Tracker::span_start(RegionId region, const Boundary& b) { return open(region, true, b); }
+bool Tracker::span_resume(RegionId region, const Boundary& b) { return open(region, true, b, {}, true); }
 
 void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
                     CloseReason why, ProcessRead& process) {
@@ -167,6 +169,7 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
   inst.depth = o.depth;
   auto p = probe_.find(key);
   if (p != probe_.end()) inst.probe = p->second - o.probe;
+  inst.resumed = o.resumed;
   if (scope_ == Scope::Process) return share_close(std::move(inst), o.anchor, source, process);
   sink_(std::move(inst));
 }

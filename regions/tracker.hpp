@@ -9,6 +9,10 @@
 //    outermost level: an entry while the region is open on the thread is ignored.
 //  * A span region instance opens when a thread reaches START and closes when the same
 //    thread reaches STOP. Reaching START while open, or STOP while closed, does nothing.
+//  * An inlined copy is a span whose START is its entry point (a call) and whose STOPs are where
+//    control leaves its code. Control coming back into its code elsewhere (span_resume) reopens
+//    it as a continuation of the thread's last call of the region: an instance that is no new
+//    call (Instance::resumed), its time and counts the region's all the same.
 //  * Thread exit and process exit close whatever is open on the thread / process, flagged.
 //  * Counts (docs/methodology.md, "Counters and scope"). With scope=thread an instance has its
 //    own thread's deltas between its two boundaries. With scope=process a region's work is
@@ -91,6 +95,9 @@ struct Instance {
   // Instances open on the thread when it opened: its callers' instances close after it, at a
   // smaller depth (roofprof survey subtracts the instances directly inside one from it).
   uint32_t depth = 0;
+  // Opened by a re-entry into an inlined copy's code (span_resume): part of the thread's last
+  // call of the region, not a call of its own.
+  bool resumed = false;
   // Scope=process, the first instance of the region open in the process only: the part of
   // `counts` that threads with no instance of the region open did meanwhile (empty: none).
   std::vector<double> others = {};
@@ -142,6 +149,8 @@ class Tracker {
   // `group`: the call's group key, carried to its Instance.
   bool enter(RegionId region, const Boundary& b, std::string group = {});
   bool span_start(RegionId region, const Boundary& b);
+  // A re-entry into an inlined copy's code: opens a resumed instance unless open.
+  bool span_resume(RegionId region, const Boundary& b);
   bool span_stop(RegionId region, const Boundary& b);
   // The thread's stack pointer is b.sp: function instances entered below it are closed.
   bool stack_at(const Boundary& b, CloseReason why);
@@ -168,6 +177,7 @@ class Tracker {
     uint32_t depth;
     bool anchor = false;  // scope=process: the region's first instance open in the process
     ProbeTime probe = {};  // the thread's probe time when it opened
+    bool resumed = false;
   };
   using Key = std::pair<int, Tid>;
   // Scope=process: one region's instances open in one process (see the header comment).
@@ -203,7 +213,7 @@ class Tracker {
   std::vector<Open>* find(const Key& key);
   std::vector<Open>& at(const Key& key);
   void erase(Threads::iterator it);
-  bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {});
+  bool open(RegionId region, bool is_span, const Boundary& b, std::string group = {}, bool resumed = false);
   void close(const Key& key, Open&& o, int64_t end_ns, CountSource* source, const CounterValues& end,
              CloseReason why, ProcessRead& process);
   void share_open(Open& o, int pid, Tid tid, CountSource* src);

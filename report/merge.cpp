@@ -103,6 +103,9 @@ void add_region(RegionSum& sum, const Region& r) {
   for (const auto& site : r.locations)
     if (std::find(s.locations.begin(), s.locations.end(), site) == s.locations.end())
       s.locations.push_back(site);
+  for (const auto& why : r.calls_approximate)
+    if (std::find(s.calls_approximate.begin(), s.calls_approximate.end(), why) == s.calls_approximate.end())
+      s.calls_approximate.push_back(why);
   for (const auto& [q, backend] : r.sources)
     s.sources[q] = s.sources.count(q) ? joined_source(s.sources[q], backend) : backend;
   sum.stats.add(r.time_per_call_s, r.calls);
@@ -168,6 +171,7 @@ Merged merge(const std::vector<Input>& inputs) {
         s.region.threads = 0;
         s.region.closed_by.clear();
         s.region.locations.clear();
+        s.region.calls_approximate.clear();
         s.region.sources.clear();
         s.region.flops_by_class.clear();
         s.region.counters_multiplexed = false;

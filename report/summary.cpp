@@ -169,6 +169,7 @@ std::string probe_cost_line(const result::Region& r) {
 
 std::string region_block(const result::Run& run, const result::Region& r) {
   std::string out = region_heading(r) + covers_line(r);
+  for (const auto& why : r.calls_approximate) out += "  ! calls approximate: " + why + "\n";
   if (r.calls == 0) return out;  // nothing was measured inside it
   out += time_lines(r);
   out += counter_lines(run, r);

@@ -128,6 +128,7 @@ Region read_region(const JsonNode& n) {
   for (size_t i = 0; i < locations.size(); ++i)
     r.locations.push_back(read_site(locations.element(i)));
   r.calls = n.member("calls").count();
+  if (n.has("calls_approximate")) r.calls_approximate = strings(n.member("calls_approximate"));  // optional member
   r.time_s = n.member("time_s").amount_or_null();
   r.time_per_call_s = read_stats(n.member("time_per_call_s"));
   r.counters = read_counters(n.member("counters"));

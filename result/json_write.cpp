@@ -173,6 +173,11 @@ J region_json(const Region& r, const std::string& where) {
       groups.push_back(group_json<J>(r.groups[i], where + ".groups[" + std::to_string(i) + "]"));
     out["groups"] = std::move(groups);
   }
+  if (!r.calls_approximate.empty()) {  // optional member: absent when the calls are exact
+    J why = J::array();
+    for (const auto& w : r.calls_approximate) why.push_back(w);
+    out["calls_approximate"] = std::move(why);
+  }
   if (!r.annotation.empty()) out["annotation"] = annotation_json<J>(r.annotation, where);  // optional member
   threads_json(out, r, where);
   if (r.compensation) {  // optional member: absent when nothing was subtracted

@@ -18,7 +18,7 @@ struct Site {
   std::string module;   // path of the ELF file
   uint64_t offset = 0;  // link-time address in that module
   std::string symbol;   // symbol at the site, "" when none
-  std::string role;     // "entry" (function), "start" / "stop" (span)
+  std::string role;     // "entry" (function), "start" / "stop" (span), "resume" (inlined copy)
   bool operator==(const Site&) const = default;
 };
 
@@ -137,6 +137,10 @@ struct Region {
   std::string spec;  // as the user wrote it
   std::vector<Site> locations;
   uint64_t calls = 0;
+  // Why `calls` is only approximate, one line per inlined copy whose code is interleaved with its
+  // caller's (probes::RegionInfo::calls_approximate); empty: exact. Optional member of schema 1,
+  // written only when not empty.
+  std::vector<std::string> calls_approximate;
   // Total over calls; null when no clock timed them (an MPI rank's emulated run: exact W and Q,
   // no native run).
   std::optional<double> time_s = 0.0;

@@ -210,7 +210,7 @@ CopyEdges ElfImage::edges_of(const InlinedCopy& copy) const {
     e.why_not = "the function holding its code has no symbol with a size";
     return e;
   }
-  return copy_edges(copy.ranges, blocks);
+  return copy_edges(copy.ranges, copy.entry, blocks);
 }
 
 }  // namespace roofprof::symbolizer

@@ -4,6 +4,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 
@@ -53,9 +55,14 @@ class Reader {
     c.origin.short_name = c.origin.demangled == c.origin.name ? c.origin.name : short_name(c.origin.demangled);
     c.origin.global = true;
     Dwarf_Addr base = 0, start = 0, end = 0;
-    for (ptrdiff_t off = 0; (off = dwarf_ranges(die, off, &base, &start, &end)) > 0;)
+    bool first = true;
+    for (ptrdiff_t off = 0; (off = dwarf_ranges(die, off, &base, &start, &end)) > 0;) {
+      if (first) c.entry = start, first = false;  // an empty range still names an address
       if (end > start) c.ranges.push_back({start, end});
+    }
     if (c.ranges.empty()) return;
+    Dwarf_Addr entry = 0;
+    if (dwarf_entrypc(die, &entry) == 0) c.entry = entry;  // DW_AT_entry_pc, else DW_AT_low_pc
     std::sort(c.ranges.begin(), c.ranges.end(),
               [](const AddressRange& a, const AddressRange& b) { return a.begin < b.begin; });
     Dwarf_Word file = 0, line = 0;
@@ -72,6 +79,20 @@ class Reader {
 
 bool inside(const std::vector<AddressRange>& ranges, uint64_t a) {
   return std::any_of(ranges.begin(), ranges.end(), [a](const AddressRange& r) { return a >= r.begin && a < r.end; });
+}
+
+// The most bytes between an entry point outside the ranges and the code it leads to (gcc puts
+// DW_AT_entry_pc on an instruction or two of the caller's scheduled before the copy's code).
+constexpr uint64_t kMaxLeadBytes = 64;
+
+// The copy's ranges with the way in from an entry point that lies before them.
+std::vector<AddressRange> with_lead(std::vector<AddressRange> ranges, uint64_t entry) {
+  if (inside(ranges, entry)) return ranges;
+  uint64_t next = UINT64_MAX;
+  for (const AddressRange& r : ranges)
+    if (r.begin > entry) next = std::min(next, r.begin);
+  if (next != UINT64_MAX && next - entry <= kMaxLeadBytes) ranges.push_back({entry, next});
+  return ranges;
 }
 
 struct Capstone {
@@ -95,14 +116,17 @@ std::vector<InlinedCopy> read_inlined(Elf* elf) {
   return out;
 }
 
-CopyEdges copy_edges(const std::vector<AddressRange>& ranges, const std::vector<CodeBlock>& blocks) {
+CopyEdges copy_edges(const std::vector<AddressRange>& copy_ranges, uint64_t entry, const std::vector<CodeBlock>& blocks) {
   CopyEdges e;
+  e.entry = entry;
+  const std::vector<AddressRange> ranges = with_lead(copy_ranges, entry);
   static thread_local Capstone cs;
   if (!cs.h) {
     e.why_not = "the disassembler is not available";
     return e;
   }
   std::set<uint64_t> entries, exits;
+  bool entry_decoded = false;  // an instruction starts at the entry point
   cs_insn* insn = cs_malloc(cs.h);
   for (const CodeBlock& b : blocks) {
     if (inside(ranges, b.begin)) entries.insert(b.begin);  // callers enter a function at its start
@@ -116,6 +140,7 @@ CopyEdges copy_edges(const std::vector<AddressRange>& ranges, const std::vector<
         continue;
       }
       const uint64_t at = insn->address, next = at + insn->size;
+      entry_decoded = entry_decoded || at == entry;
       const bool in = inside(ranges, at);
       const cs_x86& x = insn->detail->x86;
       const bool jump = cs_insn_group(cs.h, insn, CS_GRP_JUMP);
@@ -141,11 +166,14 @@ CopyEdges copy_edges(const std::vector<AddressRange>& ranges, const std::vector<
   }
   cs_free(insn, 1);
   if (!e.why_not.empty()) return e;
-  if (entries.empty())
+  if (!entry_decoded)
+    e.why_not = fmt::format("its entry point {:#x} is not an instruction of the code holding it", entry);
+  else if (entries.empty())
     e.why_not = "no way into its code was found";
   else if (exits.empty())
     e.why_not = "no way out of its code was found";
-  e.entries.assign(entries.begin(), entries.end());
+  entries.erase(entry);
+  e.reentries.assign(entries.begin(), entries.end());
   e.exits.assign(exits.begin(), exits.end());
   return e;
 }

@@ -185,6 +185,12 @@ class Session : public regions::CountSource {
   std::set<uint64_t> patch_entries(Task& t, const symbolizer::LoadedModule& m,
                                    const std::vector<probes::PlannedProbe>& planned, const std::set<uint64_t>& busy,
                                    std::map<uint64_t, std::string>* refused);
+  // Patches every boundary of an inlined copy (span sites of function regions) of `planned` it
+  // can in `m`, one probe to an address (preload/patch_format.h, "Span patches"); returns their
+  // link-time addresses. `busy` and `refused` as patch_entries'.
+  std::set<uint64_t> patch_spans(Task& t, const symbolizer::LoadedModule& m,
+                                 const std::vector<probes::PlannedProbe>& planned, const std::set<uint64_t>& busy,
+                                 std::map<uint64_t, std::string>* refused);
   std::optional<std::string> jumped_into(Task& t, const symbolizer::LoadedModule& m, const symbolizer::Symbol& self,
                                          uint64_t entry, size_t len);
   void initial_check(Task& t);

@@ -153,7 +153,7 @@ void Session::stop_probing(regions::RegionId region, int64_t wall_ns, double cos
   Probe p;
   p.region = region;
   for (auto& [tgid, g] : groups_) {
-    for (ProbeKind kind : {ProbeKind::RegionEntry, ProbeKind::SpanStart}) {
+    for (ProbeKind kind : {ProbeKind::RegionEntry, ProbeKind::SpanStart, ProbeKind::SpanResume}) {
       p.kind = kind;
       g->as->remove_probe_everywhere(p);
     }

@@ -123,16 +123,19 @@ void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bo
   for (const auto& [addr, kind] : hooks) busy.insert(addr);
   std::map<uint64_t, std::string> refused;
   std::set<uint64_t> by_agent = patch_entries(t, m, planned, busy, &refused);
+  for (uint64_t a : by_agent) busy.insert(a);  // a span patch covers no patched entry
+  const std::set<uint64_t> by_span_patch = patch_spans(t, m, planned, busy, &refused);
   if (opts_.agent) {
     std::vector<probes::PlannedProbe> rest;
     for (const auto& p : planned)
-      if (!(p.role == probes::SiteRole::Entry && by_agent.count(p.address))) rest.push_back(p);
+      if (!(p.role == probes::SiteRole::Entry ? by_agent : by_span_patch).count(p.address)) rest.push_back(p);
     by_agent.merge(opts_.agent->take(g.tgid, m, is_main, rest));
   }
   for (auto& [address, warning] : refused)  // said only when a breakpoint measures it
     if (!by_agent.count(address) && patch_refusals_.insert(warning).second) outcome_.warnings.push_back(warning);
   for (const auto& p : planned) {
     if (p.role == probes::SiteRole::Entry && by_agent.count(p.address)) continue;
+    if (p.role != probes::SiteRole::Entry && by_span_patch.count(p.address)) continue;
     if (p.ifunc) {
       std::string w = fmt::format("region '{}': {}", planner_.regions()[p.region].name,
                                   probes::ifunc_note(p, "breakpoints"));
@@ -143,7 +146,7 @@ void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bo
     Probe probe;
     probe.kind = kind_of(p.role);
     probe.region = p.region;
-    if ((probe.kind == ProbeKind::RegionEntry || probe.kind == ProbeKind::SpanStart) && probing_stopped(p.region))
+    if (opens(probe.kind) && probing_stopped(p.region))
       continue;  // too costly (limit_probe_inflation): no new instances
     add_probe(t, TraceeAddr(m.bias + p.address), probe);
   }
@@ -178,7 +181,7 @@ bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
   } catch (const UserError& e) {
     // An instruction Capstone cannot decode or relocate (AVX-512 code in a library matched by
     // a glob): that site is left out, the run goes on.
-    if (p.kind != ProbeKind::RegionEntry && p.kind != ProbeKind::SpanStart && p.kind != ProbeKind::SpanStop) throw;
+    if (!is_site(p.kind)) throw;
     std::string w = fmt::format("region '{}': no breakpoint at {:#x} ({}): its calls there are not counted",
                                 p.region < planner_.regions().size() ? planner_.regions()[p.region].name : "?",
                                 at.value(), e.what());
@@ -189,9 +192,7 @@ bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
   if (!scratch_warned_) {
     scratch_warned_ = true;
     std::string what = p.kind == ProbeKind::Return ? "a return probe (the instance closes when next noticed)"
-                       : p.kind == ProbeKind::RegionEntry || p.kind == ProbeKind::SpanStart ||
-                               p.kind == ProbeKind::SpanStop
-                           ? "a region's site (its calls there are not counted)"
+                       : is_site(p.kind) ? "a region's site (its calls there are not counted)"
                            : "a runtime hook";
     std::string w = fmt::format("no scratch page could be mapped near {:#x} in process {}: {} was left out",
                                 at.value(), g.tgid, what);

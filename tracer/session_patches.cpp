@@ -35,8 +35,10 @@ bool Session::defer_for_agent(Task& t, const symbolizer::LoadedModule& m, bool i
   ThreadGroup& g = *t.group;
   if (!opts_.agent || !g.measured) return false;
   if (path_basename(m.path) == kAgentModule && !g.patch_entry) {
-    for (const auto& s : m.elf->functions())
+    for (const auto& s : m.elf->functions()) {
       if (s.name == RP_PATCH_ENTRY_SYMBOL) g.patch_entry = TraceeAddr(m.bias + s.value);
+      if (s.name == RP_PATCH_SPAN_SYMBOL) g.patch_span = TraceeAddr(m.bias + s.value);
+    }
     if (g.patch_entry) place_deferred(t);
   }
   if (g.patch_entry || g.initial_check_done) return false;
@@ -161,6 +163,83 @@ std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModul
       auto jump = probes::entry_jump(patch, thunk.value());
       auto body = probes::thunk_code(patch, thunk.value(), g.patch_entry.value(), opts_.agent->patched(regions));
       if (!g.as->mem().write(thunk, body.data(), body.size()) || !g.as->mem().write(entry, jump.data(), jump.size())) {
+        refuse("its code cannot be written");
+        continue;
+      }
+    } catch (const UserError& e) {
+      refuse(e.what());
+      continue;
+    }
+    done.insert(address);
+  }
+  return done;
+}
+
+// An inlined copy's boundaries are span sites of a function region (a user's span has its
+// START and STOP in a span region; those keep breakpoints).
+std::set<uint64_t> Session::patch_spans(Task& t, const symbolizer::LoadedModule& m,
+                                        const std::vector<probes::PlannedProbe>& planned,
+                                        const std::set<uint64_t>& busy, std::map<uint64_t, std::string>* refused) {
+  ThreadGroup& g = *t.group;
+  std::set<uint64_t> done;
+  if (!opts_.agent || !g.patch_span || agent_never_measures(m.path)) return done;
+  std::map<uint64_t, std::vector<const probes::PlannedProbe*>> at;
+  std::vector<uint64_t> sites;  // absolute: every other probe of the module
+  for (const auto& p : planned) {
+    sites.push_back(m.bias + p.address);
+    at[p.address].push_back(&p);
+  }
+  for (uint64_t b : busy) sites.push_back(m.bias + b);
+  for (const auto& [address, here] : at) {
+    const probes::PlannedProbe& p = *here.front();
+    if (p.role == probes::SiteRole::Entry || planner_.regions().at(p.region).kind != regions::RegionKind::Function)
+      continue;
+    auto refuse = [&](const std::string& why) {
+      (*refused)[address] = fmt::format("region '{}': the {} of its inlined copy {} at {:#x} ({}) cannot be patched "
+                                        "({}): a breakpoint measures it, a ptrace stop each time it is reached",
+                                        planner_.regions().at(p.region).name,
+                                        p.role == probes::SiteRole::SpanStart  ? "entry point"
+                                        : p.role == probes::SiteRole::SpanStop ? "exit"
+                                                                               : "re-entry",
+                                        p.symbol, address, path_basename(m.path), why);
+    };
+    if (here.size() > 1) {
+      refuse("other probes share its address");
+      continue;
+    }
+    if (busy.count(address) || !opts_.agent->may_patch({p.region})) continue;
+    const symbolizer::Symbol* sym = m.elf->function_at(address);
+    if (!sym || sym->size == 0) {
+      refuse("the function holding it has no size");
+      continue;
+    }
+    const TraceeAddr start(m.bias + sym->value), site(m.bias + address);
+    std::vector<uint8_t> code(std::min(sym->size, kMaxScannedBytes));
+    if (!g.as->mem().read(start, code.data(), code.size())) {
+      refuse("its code cannot be read");
+      continue;
+    }
+    auto plan = probes::plan_span_patch(code, start.value(), site.value(), sites);
+    if (auto* why = std::get_if<std::string>(&plan)) {
+      refuse(*why);
+      continue;
+    }
+    const auto& patch = std::get<probes::EntryPatch>(plan);
+    if (auto why = jumped_into(t, m, *sym, site.value(), patch.original.size())) {
+      refuse(*why);
+      continue;
+    }
+    TraceeAddr thunk = g.as->take_code(site, RP_PATCH_THUNK_BYTES,
+                                       [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); });
+    if (!thunk) {
+      refuse("no scratch page could be mapped near it");
+      continue;
+    }
+    try {
+      auto jump = probes::entry_jump(patch, thunk.value());
+      auto body = probes::span_thunk_code(patch, thunk.value(), g.patch_span.value(), opts_.agent->patched({p.region}),
+                                          uint32_t(p.role));
+      if (!g.as->mem().write(thunk, body.data(), body.size()) || !g.as->mem().write(site, jump.data(), jump.size())) {
         refuse("its code cannot be written");
         continue;
       }

@@ -61,7 +61,7 @@ void Session::on_breakpoint(Task& t) {
   if (finish_requested_) return;  // the loop kills the program next
   for (const Probe& p : probes) {
     if (p.kind == ProbeKind::RegionEntry) count_probe_stops(p.region, 2 * stops);  // and its return
-    if (p.kind == ProbeKind::SpanStart || p.kind == ProbeKind::SpanStop) count_probe_stops(p.region, stops);
+    if (is_site(p.kind) && p.kind != ProbeKind::RegionEntry) count_probe_stops(p.region, stops);
   }
   execute_displaced(t, at, regs);
 }
@@ -219,6 +219,8 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
       t.returns.push_back(ReturnWatch{TraceeAddr(*ret), sp});
     } else if (p.kind == ProbeKind::SpanStart) {
       if (tracker_.span_start(p.region, boundary(t, sp))) suspend_span_starts(g, p.region);
+    } else if (p.kind == ProbeKind::SpanResume) {
+      if (tracker_.span_resume(p.region, boundary(t, sp))) suspend_span_starts(g, p.region);
     }
   }
 }

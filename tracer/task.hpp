@@ -124,11 +124,12 @@ struct ThreadGroup {
   TraceeAddr entry_point;
   std::map<pid_t, std::unique_ptr<Task>> tasks;
   // Span START breakpoints lifted while their span is open (session_spans.cpp).
-  std::map<regions::RegionId, std::vector<TraceeAddr>> suspended_starts;
+  std::map<regions::RegionId, std::vector<std::pair<TraceeAddr, ProbeKind>>> suspended_starts;
   // Combined mode: the agent's entry for patched functions (roofprof_patch_entry), once its
   // module is mapped. Until then (or until the entry point, if it never is) the region probes
   // of new modules wait in `deferred` (session_patches.cpp): module key, is_main.
   TraceeAddr patch_entry;
+  TraceeAddr patch_span;  // the agent's entry for span patches (roofprof_patch_span)
   std::vector<std::pair<std::pair<std::string, uint64_t>, bool>> deferred;
 };
 

@@ -149,12 +149,14 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
     return;
   }
   struct rp_file_header *h = rp.file;
-  /* The instance's time is as close to the function as the agent can take it: an entry reads
-   * its counters, claims and fills its slot, and only then the clock; every other record takes
-   * the clock first (or was given it: rp_on_exit reads it before anything else). */
+  /* The instance's time is as close to the function as the agent can take it: an entry (or an
+   * inlined copy's span start or re-entry) reads its counters, claims and fills its slot, and
+   * only then the clock; every other record takes the clock first (or was given it: rp_on_exit
+   * reads it before anything else). */
   uint64_t counts[RP_MAX_VALUES], process[RP_MAX_VALUES];
   int have_counts = 0, have_process = 0;
-  if (kind != RP_ENTER && now == 0) now = rp_now_ns();
+  const int opening = kind == RP_ENTER || kind == RP_SPAN_START || kind == RP_SPAN_RESUME;
+  if (!opening && now == 0) now = rp_now_ns();
   const int solo = rp.solo; /* one thread: its counts are the process's (agent.h) */
   const int counted = rp.n_events && !t->clock_only; /* clock only: rp_thread.clock_only */
   if (counted) {
@@ -203,7 +205,7 @@ void rp_emit_at(struct rp_thread *t, int kind, int reason, uint32_t region, uint
   for (int i = rp.n_values; i < n_values; ++i) s->counts[i] = have_process ? process[i - rp.n_values] : 0;
   if (rp.callers) /* the return address, before the exit stub replaces it */
     s->counts[n_values] = kind == RP_ENTER ? *(const uint64_t *)(uintptr_t)sp : 0;
-  if (kind == RP_ENTER) now = rp_now_ns();
+  if (opening) now = rp_now_ns();
   s->time_ns = t->record_ns = now;
   s->probe_ns = t->probe_ns + (t->boundary_start ? now - t->boundary_start : 0);
   s->probe_boundaries = t->probe_boundaries;

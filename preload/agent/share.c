@@ -55,7 +55,9 @@ void rp_share_lock(int bounded) {
 void rp_share_unlock(void) { __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE); }
 
 int rp_share_apply(struct rp_thread *t, int kind, uint32_t region) {
-  int changed = kind == RP_PROCESS_EXIT;
+  /* A span record: the agent keeps no state of spans, so whether the region opens or closes in
+   * the process is not known here; the process's counts go with every one. */
+  int changed = kind == RP_PROCESS_EXIT || kind >= RP_SPAN_START;
   if (kind == RP_ENTER) changed |= step(region, +1);
   for (uint32_t i = 0; i < t->n_closing; ++i) changed |= step(t->closing[i], -1);
   t->n_closing = 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "preload/agent/agent.h"
+#include "probes/site_role.h"
 
 #define RP_THREAD_GONE ((struct rp_thread *)1)
 
@@ -155,6 +156,28 @@ RP_HIDDEN void *rp_on_enter(uint32_t index, uint64_t *slot) {
 /* A call of a function whose entry the tracer patched (trampoline.S, roofprof_patch_entry). */
 RP_HIDDEN void *rp_on_enter_patch(const struct rp_patch_desc *d, uint64_t *slot) {
   return enter(d->region, (void *)(uintptr_t)d->continuation, slot);
+}
+
+/* A boundary of an inlined copy whose code the tracer patched (trampoline.S,
+ * roofprof_patch_span): its entry point, an exit or a re-entry, at the program's stack pointer
+ * `sp`. A span record; no shadow-stack frame. Returns where the program goes on. */
+RP_HIDDEN void *rp_on_span_patch(const struct rp_patch_desc *d, uint64_t sp) {
+  void *next = (void *)(uintptr_t)d->continuation;
+  struct rp_thread *t = self;
+  if (!rp.active || sandboxed) return next;
+  if (__builtin_expect(t == NULL, 0)) t = thread_start();
+  if (t == NULL || t == RP_THREAD_GONE || t->exited) return next;
+  if (t->busy) {
+    __atomic_fetch_add(&rp.file->reentered, 1, __ATOMIC_RELAXED);
+    return next;
+  }
+  t->busy = sp;
+  const int kind = d->role == RP_SITE_SPAN_START  ? RP_SPAN_START
+                   : d->role == RP_SITE_SPAN_STOP ? RP_SPAN_STOP
+                                                  : RP_SPAN_RESUME;
+  rp_emit(t, kind, RP_REASON_SPAN_STOP, d->region, sp);
+  t->busy = 0;
+  return next;
 }
 
 /* A hooked call returned into rp_exit_stub; `sp` is the stack pointer after its return.

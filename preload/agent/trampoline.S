@@ -19,6 +19,11 @@
  * (preload/patch_format.h): r11 points to the patch's descriptor, and the handler returns the
  * relocated first instructions of the function.
  *
+ * roofprof_patch_span: a boundary of an inlined copy inside a function (a span patch,
+ * preload/patch_format.h): saves the flags and every general register the C code may change,
+ * calls rp_on_span_patch(descriptor, the program's stack pointer) and goes on at the relocated
+ * instructions with every register as the program had it.
+ *
  * r11 is the scratch register: the ABI reserves it for neither arguments nor results.
  */
 #define RP_MAX_HOOKS 8192
@@ -116,6 +121,50 @@
         .type   roofprof_patch_entry, @function
         .balign 16
         ENTRY_PATH roofprof_patch_entry, rp_on_enter_patch, 1
+
+/* A span patch's boundary (preload/patch_format.h, "Span patches"): [rsp] = the program's r11,
+ * r11 = the patch's struct rp_patch_desc, and the program's stack pointer is rsp + 8 + 128 (the
+ * thunk stepped over its red zone). The code around the site may hold values in any register
+ * and in the flags; the C code changes only general registers (-mgeneral-regs-only). The
+ * continuation is entered as roofprof_patch_entry's is, and steps back over the red zone. No
+ * CFI: the frame of the code around the site is not known here. */
+        .globl  roofprof_patch_span
+        .type   roofprof_patch_span, @function
+        .balign 16
+roofprof_patch_span:
+        endbr64
+        pushfq
+        cld                             /* the C code's string instructions count up */
+        pushq   %rax
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %rbp
+        movq    %rsp, %rbp
+        andq    $-16, %rsp
+        movq    %r11, %rdi              /* the descriptor */
+        leaq    216(%rbp), %rsi         /* 10 pushes, the program's r11, the red zone */
+        call    rp_on_span_patch
+        movq    %rax, %r11              /* the continuation */
+        movq    %rbp, %rsp
+        popq    %rbp
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        popq    %rax
+        popfq
+        movq    %r11, -8(%rsp)          /* the continuation, below the saved r11 */
+        popq    %r11                    /* the program's r11; rsp is 128 below the program's */
+        jmp     *-16(%rsp)              /* the red zone of this rsp: no signal frame is written there */
+        .size   roofprof_patch_span, .-roofprof_patch_span
 
 /* Where a recorded call returns (reached by its ret: rsp = slot + 8). Every register but the
  * return values is as the function left it when the original return address is reached: a

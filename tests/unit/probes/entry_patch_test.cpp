@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "preload/patch_format.h"
+#include "probes/site_role.h"
 
 namespace roofprof::probes {
 namespace {
@@ -150,6 +151,50 @@ TEST(EntryPatch, RefusesWhenAnotherSiteIsInTheDisplacedBytes) {
   EXPECT_NE(why.find("another probe site"), std::string::npos) << why;
   std::vector<uint64_t> at_entry = {0x401000, 0x401008};
   EXPECT_EQ(refusal(plan_entry_patch(kPrologue, 0x401000, at_entry)), "");
+}
+
+// A span patch inside a function (an inlined copy's boundary): a pop is displaced (no return
+// address is involved), and the thunk steps over the red zone before it enters the agent.
+TEST(SpanPatch, ThunkStepsOverTheRedZoneAndCarriesTheRole) {
+  // 0: push rbp; 1: mov rbp,rsp; 4: pop rbp; 5: mov eax,[rip+0x100]; b: ret
+  std::vector<uint8_t> f = {0x55, 0x48, 0x89, 0xe5, 0x5d, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00, 0xc3};
+  EntryPatch p = patch_of(plan_span_patch(f, 0x401000, 0x401004, {}));
+  ASSERT_EQ(p.insns.size(), 2u);  // pop rbp (1) and the load (6): 7 bytes
+  EXPECT_EQ(p.entry, 0x401004u);
+  const uint64_t thunk = 0x500000, agent = 0x7f0000004560;
+  auto code = span_thunk_code(p, thunk, agent, RP_PATCH_REGION_FLAG | 3, RP_SITE_SPAN_STOP);
+  ASSERT_EQ(code.size(), RP_PATCH_THUNK_BYTES);
+  EXPECT_EQ(std::vector<uint8_t>(code.begin(), code.begin() + 7),
+            (std::vector<uint8_t>{0x48, 0x8d, 0x64, 0x24, 0x80, 0x41, 0x53}));  // lea -128(%rsp),%rsp; push %r11
+  int32_t lea;
+  std::memcpy(&lea, &code[10], 4);
+  EXPECT_EQ(14 + lea, int32_t(RP_SPAN_DESC_OFFSET));
+  EXPECT_EQ(u64_at(code, 20), agent);
+  rp_patch_desc d;
+  std::memcpy(&d, &code[RP_SPAN_DESC_OFFSET], sizeof d);
+  EXPECT_EQ(d.region, RP_PATCH_REGION_FLAG | 3);
+  EXPECT_EQ(d.role, uint32_t(RP_SITE_SPAN_STOP));
+  EXPECT_EQ(d.continuation, thunk + RP_SPAN_CODE_OFFSET);
+  // lea 128(%rsp),%rsp, the pop, the load with its displacement moved, jmp *(site + 7)
+  const size_t c = RP_SPAN_CODE_OFFSET;
+  EXPECT_EQ(std::vector<uint8_t>(code.begin() + c, code.begin() + c + 9),
+            (std::vector<uint8_t>{0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00, 0x00, 0x00, 0x5d}));
+  int32_t disp;
+  std::memcpy(&disp, &code[c + 11], 4);
+  EXPECT_EQ(int64_t(thunk + c + 15) + disp, 0x401005 + 6 + 0x100);
+  EXPECT_EQ(code[c + 15], 0xff);
+  EXPECT_EQ(u64_at(code, c + 21), 0x401004u + 7);
+}
+
+TEST(SpanPatch, RefusesWhenCodeBeforeTheSiteJumpsIntoTheDisplacedBytes) {
+  // 0: add eax,1; 3: cmp eax,edi; 5: jne 3; 7: ret. A site at 0 displaces add and cmp (5 bytes):
+  // the loop's jne lands on cmp, inside them.
+  std::vector<uint8_t> f = {0x83, 0xc0, 0x01, 0x39, 0xf8, 0x75, 0xfc, 0xc3};
+  EXPECT_NE(refusal(plan_span_patch(f, 0x1000, 0x1000, {})).find("a jump in the function lands"), std::string::npos);
+  // A site at 3 (cmp, jne: 4 bytes, then ret) is reached by the jne at its first byte: patched.
+  EXPECT_EQ(refusal(plan_span_patch(f, 0x1000, 0x1003, {})), "");
+  EXPECT_NE(refusal(plan_span_patch(f, 0x1000, 0x1003, std::vector<uint64_t>{0x1005})).find("another probe site"),
+            std::string::npos);
 }
 
 }  // namespace

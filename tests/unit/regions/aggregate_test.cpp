@@ -67,6 +67,32 @@ TEST(Aggregator, CompensationSubtractsTheProbeTimeUpToTheDuration) {
   EXPECT_NEAR(a.regions().at(1).probe_subtracted.measured_ns, 675, 1e-9);
 }
 
+// Resumed instances (re-entries into an inlined copy's code) are no calls: their time and counts
+// are the region's, their time goes to their thread's last call, and they are no closes.
+TEST(Aggregator, AResumedInstanceContinuesItsThreadsLastCall) {
+  Aggregator a;
+  auto add = [&](Tid tid, int64_t begin, int64_t end, bool resumed, CloseReason why = CloseReason::SpanStop) {
+    Instance i{1, 100, tid, begin, end, {1}, false, why};
+    i.resumed = resumed;
+    a.add(i);
+  };
+  add(8, 0, 2'000'000'000, true);  // before any call of thread 8: time and counts, no call
+  add(7, 0, 1'000'000'000, false);
+  add(8, 0, 4'000'000'000, false);
+  add(7, 0, 500'000'000, true);
+  add(7, 0, 250'000'000, true, CloseReason::Crash);
+  const auto& r = a.regions().at(1);
+  EXPECT_EQ(r.calls, 2u);
+  EXPECT_DOUBLE_EQ(r.time_s, 7.75);
+  EXPECT_DOUBLE_EQ(r.counter_totals[0], 5);
+  EXPECT_EQ(r.durations_s, (std::vector<double>{1.75, 4.0}));
+  EXPECT_EQ(r.closed_by.at(CloseReason::SpanStop), 2u);  // the calls'
+  EXPECT_EQ(r.closed_by.at(CloseReason::Crash), 1u);     // an abnormal end is said
+  EXPECT_EQ(r.run_parts.at({100, 7}).calls, 1u);
+  EXPECT_DOUBLE_EQ(r.run_parts.at({100, 8}).time_s, 6.0);
+  EXPECT_EQ(r.threads(), 2u);
+}
+
 // Instances of one region, thread and reason in a row, then each of them changing, and back:
 // every thread, process and reason is counted whatever the order.
 TEST(Aggregator, RunsAndChangesOfRegionThreadProcessAndReason) {

@@ -94,6 +94,22 @@ TEST_F(Fixture, SpanOpensAtStartAndClosesAtStopOnTheSameThread) {
   EXPECT_EQ(out[0].end_ns - out[0].begin_ns, 4);
 }
 
+// An inlined copy: its entry point opens a call, a re-entry into its code after it was left
+// reopens it as the same call (resumed), and a re-entry while open does nothing.
+TEST_F(Fixture, AReentryIntoAnInlinedCopyResumesItsCall) {
+  EXPECT_TRUE(tracker.span_start(3, at(7, 0, 1)));
+  EXPECT_FALSE(tracker.span_resume(3, at(7, 0, 2)));  // open: nothing
+  EXPECT_TRUE(tracker.span_stop(3, at(7, 0, 3)));
+  EXPECT_TRUE(tracker.span_resume(3, at(7, 0, 5)));
+  EXPECT_FALSE(tracker.span_start(3, at(7, 0, 6)));  // the entry point while resumed: no new call
+  EXPECT_TRUE(tracker.span_stop(3, at(7, 0, 8)));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_FALSE(out[0].resumed);
+  EXPECT_TRUE(out[1].resumed);
+  EXPECT_EQ(out[1].end_ns - out[1].begin_ns, 3);
+  EXPECT_EQ(out[1].reason, CloseReason::SpanStop);
+}
+
 TEST_F(Fixture, ThreadAndProcessExitCloseEverythingFlagged) {
   tracker.enter(1, at(7, 1000, 1));
   tracker.span_start(3, at(7, 0, 1));

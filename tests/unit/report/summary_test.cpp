@@ -56,5 +56,19 @@ TEST(Summary, SaysWhatReadingTheAgentsRecordsCostRoofprof) {
   EXPECT_EQ(text.find("reader"), std::string::npos) << text;
 }
 
+// Calls of an inlined copy interleaved with its caller's code are approximate, and said so under
+// the region's heading; exact calls say nothing.
+TEST(Summary, SaysWhyCallsAreApproximate) {
+  auto r = function("poly", {{"/b/app", 0x117d, "poly at f.c:15", "start"}}, 500);
+  r.calls_approximate = {"poly inlined at f.c:15 in app: control comes back into its code at 2 places"};
+  auto text = summary_of(r);
+  EXPECT_NE(text.find("  ! calls approximate: poly inlined at f.c:15 in app: control comes back into its code at 2 "
+                      "places\n"),
+            std::string::npos)
+      << text;
+  r.calls_approximate.clear();
+  EXPECT_EQ(summary_of(r).find("approximate"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace roofprof::report

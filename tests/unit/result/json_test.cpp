@@ -57,6 +57,18 @@ TEST(ResultJson, ThreadPartsAndBalanceRoundTrip) {
   EXPECT_FALSE(doc["regions"][1].contains("per_thread")) << "absent for a region of one thread";
 }
 
+// Why a region's calls are approximate (inlined copies interleaved with their callers' code)
+// round-trips; the member is absent when the calls are exact.
+TEST(ResultJson, CallsApproximateRoundTripsAndIsAbsentWhenExact) {
+  result::Run run = samples::sample_run();
+  run.regions[0].calls_approximate = {"poly inlined at f.c:3 in app: control comes back into its code at 2 places"};
+  const result::Run back = through_text(run);
+  EXPECT_EQ(back.regions[0].calls_approximate, run.regions[0].calls_approximate);
+  const auto doc = nlohmann::json::parse(result::to_json(run).dump());
+  EXPECT_EQ(doc["regions"][0]["calls_approximate"].size(), 1u);
+  EXPECT_FALSE(doc["regions"][1].contains("calls_approximate"));
+}
+
 // An emulated run records the hierarchy it simulated; the last level says whether it was inclusive.
 TEST(ResultJson, SimulatedCachesRoundTripWithEachLevelsInclusion) {
   result::Run run;
