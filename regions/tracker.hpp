@@ -176,8 +176,8 @@ class Tracker {
     std::string group;
     uint32_t depth;
     bool anchor = false;  // scope=process: the region's first instance open in the process
-    ProbeTime probe = {};  // the thread's probe time when it opened
     bool resumed = false;
+    ProbeTime probe = {};  // the thread's probe time when it opened
   };
   using Key = std::pair<int, Tid>;
   // Scope=process: one region's instances open in one process (see the header comment).
