@@ -98,6 +98,9 @@ class Planner {
                 const std::string& symbol, std::vector<PlannedProbe>& out, bool ifunc = false);
   // Span sites for the inlined copies in `elf` of spec `i`'s function; false when it has none.
   bool place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std::vector<PlannedProbe>& out);
+  void drop_stops_into_loops(regions::RegionId id, const symbolizer::ElfFile& elf,
+                             const std::map<uint64_t, std::string>& looped_entries, size_t first_site,
+                             std::vector<PlannedProbe>& out);
 
   std::vector<regions::RegionSpec> specs_;
   std::vector<RegionInfo> regions_;
