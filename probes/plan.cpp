@@ -120,9 +120,15 @@ bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std
     // it as the same call; while open, reaching the entry or a re-entry again is no boundary.
     const std::string symbol = c->origin.short_name + where;
     if (e.entry_looped) looped_entries[e.entry] = symbol;
+    const size_t first = out.size();
     add_site(id, SiteRole::SpanStart, elf.path(), e.entry, symbol, out);
     for (uint64_t a : e.reentries) add_site(id, SiteRole::SpanResume, elf.path(), a, symbol, out);
     for (uint64_t a : e.exits) add_site(id, SiteRole::SpanStop, elf.path(), a, symbol, out);
+    if (e.entry_looped) {  // all of the copy's sites: a patched exit would never put back its lifted entry
+      for (size_t k = first; k < out.size(); ++k) out[k].breakpoint_only = true;
+      for (size_t k = regions_[id].sites.size() - (out.size() - first); k < regions_[id].sites.size(); ++k)
+        regions_[id].sites[k].breakpoint_only = true;
+    }
     if (!e.reentries.empty())
       regions_[id].calls_approximate.push_back(fmt::format(
           "{} inlined{} in {}: control comes back into its code at {} place{} other than its entry point {:#x} "

@@ -32,6 +32,10 @@ struct PlannedProbe {
   // the implementation the dynamic linker chose, can measure it; breakpoints and the emulator
   // leave it out (ifunc_note() says so).
   bool ifunc = false;
+  // An inlined copy's site that keeps a breakpoint, never a span patch: the copy's entry point
+  // heads its own loop, so it is reached on every pass, and only a breakpoint can be lifted
+  // while the copy runs (tracer/session_spans.cpp); a patch would record every pass.
+  bool breakpoint_only = false;
 };
 
 // Why an IFUNC entry is not measured by `mechanism` ("breakpoints", "the emulator"): one line.
