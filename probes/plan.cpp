@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "common/error.hpp"
@@ -104,6 +105,8 @@ bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std
   auto copies = symbolizer::match_inlined(spec.start.symbol, elf);
   if (copies.empty()) return false;
   auto id = region_for(i, spec.name);
+  const size_t first_site = out.size();
+  std::map<uint64_t, std::string> looped_entries;  // entry points its own code jumps back to, with their copy
   for (const symbolizer::InlinedCopy* c : copies) {
     const std::string where = c->call_site.empty() ? "" : " at " + c->call_site;
     symbolizer::CopyEdges e = elf.edges_of(*c);
@@ -116,9 +119,16 @@ bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std
     // closes where control leaves the code. Control coming back elsewhere (a re-entry) reopens
     // it as the same call; while open, reaching the entry or a re-entry again is no boundary.
     const std::string symbol = c->origin.short_name + where;
+    if (e.entry_looped) looped_entries[e.entry] = symbol;
+    const size_t first = out.size();
     add_site(id, SiteRole::SpanStart, elf.path(), e.entry, symbol, out);
     for (uint64_t a : e.reentries) add_site(id, SiteRole::SpanResume, elf.path(), a, symbol, out);
     for (uint64_t a : e.exits) add_site(id, SiteRole::SpanStop, elf.path(), a, symbol, out);
+    if (e.entry_looped) {  // all of the copy's sites: a patched exit would never put back its lifted entry
+      for (size_t k = first; k < out.size(); ++k) out[k].breakpoint_only = true;
+      for (size_t k = regions_[id].sites.size() - (out.size() - first); k < regions_[id].sites.size(); ++k)
+        regions_[id].sites[k].breakpoint_only = true;
+    }
     if (!e.reentries.empty())
       regions_[id].calls_approximate.push_back(fmt::format(
           "{} inlined{} in {}: control comes back into its code at {} place{} other than its entry point {:#x} "
@@ -126,7 +136,30 @@ bool Planner::place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std
           c->origin.short_name, where, path_basename(elf.path()), e.reentries.size(),
           e.reentries.size() == 1 ? "" : "s", e.entry));
   }
+  drop_stops_into_loops(id, elf, looped_entries, first_site, out);
   return true;
+}
+
+// A copy whose code runs straight into another copy's entry point that is the head of that
+// copy's loop (two calls of an inlined function back to back): the first copy's exit there would
+// also be reached on every pass of the second copy's loop and close and reopen its call each time.
+// The exit is dropped: the first copy's call runs on through the second copy, one call for both,
+// and the region says its calls are approximate.
+void Planner::drop_stops_into_loops(regions::RegionId id, const symbolizer::ElfFile& elf,
+                                    const std::map<uint64_t, std::string>& looped_entries, size_t first_site,
+                                    std::vector<PlannedProbe>& out) {
+  auto dropped = [&](const PlannedProbe& p) {
+    return p.region == id && p.role == SiteRole::SpanStop && p.module == elf.path() &&
+           looped_entries.count(p.address) && looped_entries.at(p.address) != p.symbol;
+  };
+  for (auto it = out.begin() + ptrdiff_t(first_site); it != out.end(); ++it)
+    if (dropped(*it))
+      regions_[id].calls_approximate.push_back(
+          fmt::format("{} in {}: its code runs straight into {}'s loop, counted as one call with it", it->symbol,
+                      path_basename(elf.path()), looped_entries.at(it->address)));
+  out.erase(std::remove_if(out.begin() + ptrdiff_t(first_site), out.end(), dropped), out.end());
+  auto& sites = regions_[id].sites;
+  sites.erase(std::remove_if(sites.begin(), sites.end(), dropped), sites.end());
 }
 
 std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bool is_main) {

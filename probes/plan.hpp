@@ -32,6 +32,10 @@ struct PlannedProbe {
   // the implementation the dynamic linker chose, can measure it; breakpoints and the emulator
   // leave it out (ifunc_note() says so).
   bool ifunc = false;
+  // An inlined copy's site that keeps a breakpoint, never a span patch: the copy's entry point
+  // heads its own loop, so it is reached on every pass, and only a breakpoint can be lifted
+  // while the copy runs (tracer/session_spans.cpp); a patch would record every pass.
+  bool breakpoint_only = false;
 };
 
 // Why an IFUNC entry is not measured by `mechanism` ("breakpoints", "the emulator"): one line.
@@ -98,6 +102,9 @@ class Planner {
                 const std::string& symbol, std::vector<PlannedProbe>& out, bool ifunc = false);
   // Span sites for the inlined copies in `elf` of spec `i`'s function; false when it has none.
   bool place_inlined_copies(size_t i, const symbolizer::ElfFile& elf, std::vector<PlannedProbe>& out);
+  void drop_stops_into_loops(regions::RegionId id, const symbolizer::ElfFile& elf,
+                             const std::map<uint64_t, std::string>& looped_entries, size_t first_site,
+                             std::vector<PlannedProbe>& out);
 
   std::vector<regions::RegionSpec> specs_;
   std::vector<RegionInfo> regions_;

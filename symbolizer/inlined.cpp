@@ -159,6 +159,7 @@ CopyEdges copy_edges(const std::vector<AddressRange>& copy_ranges, uint64_t entr
         to.push_back(next);  // a call returns here: its callee runs inside the copy
       }
       for (uint64_t t : to) {
+        if (in && t == entry) e.entry_looped = true;
         if (in && !inside(ranges, t)) exits.insert(t);
         if (!in && inside(ranges, t)) entries.insert(t);
       }

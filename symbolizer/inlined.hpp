@@ -35,6 +35,7 @@ struct CopyEdges {
   uint64_t entry = 0;               // the copy's entry point: reaching it from outside is a call
   std::vector<uint64_t> reentries;  // other addresses in the copy that code outside jumps or falls to
   std::vector<uint64_t> exits;      // addresses outside the copy that its code jumps or falls to
+  bool entry_looped = false;        // its own code jumps back to its entry point (a loop's head)
   std::string why_not;            // non-empty: the copy cannot be measured this way, and why
 };
 

@@ -192,7 +192,8 @@ std::set<uint64_t> Session::patch_spans(Task& t, const symbolizer::LoadedModule&
   for (uint64_t b : busy) sites.push_back(m.bias + b);
   for (const auto& [address, here] : at) {
     const probes::PlannedProbe& p = *here.front();
-    if (p.role == probes::SiteRole::Entry || planner_.regions().at(p.region).kind != regions::RegionKind::Function)
+    if (p.role == probes::SiteRole::Entry || p.breakpoint_only ||
+        planner_.regions().at(p.region).kind != regions::RegionKind::Function)
       continue;
     auto refuse = [&](const std::string& why) {
       (*refused)[address] = fmt::format("region '{}': the {} of its inlined copy {} at {:#x} ({}) cannot be patched "

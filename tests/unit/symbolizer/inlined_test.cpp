@@ -57,6 +57,13 @@ TEST(InlinedCopy, AnIndirectJumpFromInsideCannotBeDelimited) {
   EXPECT_EQ(e.why_not, "it jumps through a register or memory from inside its code");
 }
 
+// Its own loop's back edge comes to its entry point (the jne at 0x1009 is the copy's): entry_looped;
+// the caller's back edge (the jne outside) is a way in, not the copy's loop.
+TEST(InlinedCopy, ItsOwnLoopBackToTheEntryIsSaid) {
+  EXPECT_TRUE(edges({{0x1003, 0x100b}}).entry_looped);
+  EXPECT_FALSE(edges({{0x1003, 0x1009}}).entry_looped);
+}
+
 // A copy in two pieces with the caller's jne between them: [0x1003, 0x1009) and [0x100b, 0x1010).
 // Entered at 0x1003; the loop's back edge comes back to its entry point (a new call), and the
 // jne's fall-through comes back into its second piece (a re-entry: the same call).
