@@ -5,7 +5,7 @@
 Runs the fixture tests/fixtures/mpi/mpi_calls (RANKS ranks, each calling mpi_tick(K) CALLS
 times) REPS times bare and REPS times with each rank under
 `roofprof run --backend time -e none -r mpi_tick`, interleaved, and prints for each the best and
-median wall time of the whole mpirun command and the ratio of the bests, and the reader's CPU
+median wall time of the whole mpirun command, the ratios of the bests and of the medians, and the reader's CPU
 time, sleeps and rings from the ranks' results (agent_reader).
 
     bench/mpi/reader.py BUILD_DIR [RANKS] [CALLS] [K] [REPS]
@@ -33,7 +33,7 @@ def timed(argv, cwd):
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     given = [int(a) for a in sys.argv[2:6]]
-    ranks, calls, k, reps = given + [2, 100000, 2000, 5][len(given):]
+    ranks, calls, k, reps = given + [2, 100000, 5000, 5][len(given):]
     roofprof = os.path.abspath(os.path.join(build, "bin", "roofprof"))
     app = os.path.abspath(os.path.join(build, "tests", "fixtures", "mpi_calls"))
     mpirun = shutil.which("mpirun")
@@ -60,11 +60,13 @@ def main():
                 assert tick["calls"] == calls, tick
                 readers.append(doc["agent_reader"])
     bare = min(times["bare"])
+    bare_median = statistics.median(times["bare"])
     print(f"{ranks} ranks x {calls} calls of mpi_tick({k}); {reps} runs each, interleaved; "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
-    print(f"{'command':>18} {'best s':>8} {'median s':>9} {'best / bare':>12}")
+    print(f"{'command':>18} {'best s':>8} {'median s':>9} {'best / bare':>12} {'median / bare':>14}")
     for c, ts in times.items():
-        print(f"{c:>18} {min(ts):8.3f} {statistics.median(ts):9.3f} {min(ts) / bare:11.2f}x")
+        m = statistics.median(ts)
+        print(f"{c:>18} {min(ts):8.3f} {m:9.3f} {min(ts) / bare:11.2f}x {m / bare_median:13.2f}x")
     print(f"reader per rank (median of {len(readers)}): CPU "
           f"{statistics.median(r['cpu_s'] for r in readers) * 1e3:.1f} ms, sleeps "
           f"{statistics.median(r['sleeps'] for r in readers):.0f}, rings "

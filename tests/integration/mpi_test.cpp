@@ -211,7 +211,7 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
 TEST(Mpi, TheReaderYieldsTheCoresToTheRanks) {
   Sandbox sb;
   constexpr int kJobRanks = 2, kCalls = 100000;
-  const std::vector<std::string> program{fixture("mpi_calls"), std::to_string(kCalls), "2000"};
+  const std::vector<std::string> program{fixture("mpi_calls"), std::to_string(kCalls), "5000"};
   std::optional<RunResult> last;  // the last profiled job: its rank files
   auto job = [&](bool profiled) {
     std::vector<std::string> argv{MPIEXEC, "--oversubscribe", "--allow-run-as-root", "--mca", "btl", "self,vader",
