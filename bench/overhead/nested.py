@@ -2,7 +2,7 @@
 """A frequent small region probed inside a larger one (issue 32): compensation and clock-only
 boundaries against the enclosing region's time alone.
 
-Usage: bench/overhead/nested.py BUILD_DIR [--steps 10] [--pairs 100000] [--reps 3]
+Usage: bench/overhead/nested.py BUILD_DIR [--steps 10] [--pairs 100000] [--reps 3] [--work 24]
 
 bench_pair_compute times its compute() itself (compute_s), which calls pair_force() STEPS x PAIRS
 times. For each configuration, run --reps times interleaved, the medians of: compute's time_s in
@@ -23,8 +23,9 @@ def main():
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--pairs", type=int, default=100_000)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--work", type=int, default=24, help="pair_force's iterations (24: about 30 ns a call)")
     a = ap.parse_args()
-    prog = [os.path.abspath(os.path.join(a.build, "bench", "bench_pair_compute")), str(a.steps), str(a.pairs)]
+    prog = [os.path.abspath(os.path.join(a.build, "bench", "bench_pair_compute")), str(a.steps), str(a.pairs), str(a.work)]
     roof = os.path.abspath(os.path.join(a.build, "bin", "roofprof"))
     configs = {
         "compute alone": ["-r", "compute"],
