@@ -218,11 +218,16 @@ void note_attached_probe_cost(result::Run& res) {
 std::string agent_overhead_warning(const result::Region& r, const result::AgentBoundary& b,
                                    const std::vector<std::string>& events) {
   const double inside = double(r.calls) * b.inside_s;
+  const double measured = r.compensation ? r.compensation->time_measured_s : *r.time_s;
   std::string w = fmt::format(
       "region '{}': about {:.0f} % of its time is the in-process probe's own work: each call costs the program "
       "{:.3f} us more (agent_boundary.per_call_s, measured at start-up), {:.3f} us of it inside the call's time "
       "(agent_boundary.inside_s): its time per call is overhead-inflated",
-      r.name, std::min(100.0, 100.0 * inside / *r.time_s), b.per_call_s * 1e6, b.inside_s * 1e6);
+      r.name, std::min(100.0, 100.0 * inside / measured), b.per_call_s * 1e6, b.inside_s * 1e6);
+  if (r.compensation)
+    w += fmt::format(" (compensation took {:.3g} s of probe time off its {:.3g} s measured; the rest of the "
+                     "probe's work inside its calls remains)",
+                     r.compensation->subtracted_s(), measured);
   if (!events.empty())
     w += fmt::format("; each boundary also reads the {} counter{} with system calls: -e none times the calls "
                      "without them",
@@ -238,7 +243,8 @@ void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, r
     if (src == r.sources.end() || (src->second != "patch" && src->second != "agent") || r.calls == 0 ||
         !r.time_s || *r.time_s <= 0)
       continue;
-    if (double(r.calls) * boundary->inside_s <= 0.05 * *r.time_s) continue;
+    const double measured = r.compensation ? r.compensation->time_measured_s : *r.time_s;
+    if (double(r.calls) * boundary->inside_s <= 0.05 * measured) continue;
     res.warnings.push_back(agent_overhead_warning(r, *boundary, res.events));
   }
 }
