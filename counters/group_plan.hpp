@@ -15,6 +15,7 @@ struct PlannedGroup {
   std::string perf_pmu;         // "" = core PMU
   std::vector<size_t> members;  // indices into the events given to plan_groups, leader first
   int programmable = 0;         // programmable counters used
+  bool pinned = false;          // opened with perf_event_attr.pinned (counters/w_placement.hpp)
 };
 
 // `events` are per-thread events only. Throws UserError when a PMU has no declared limit.

@@ -38,20 +38,20 @@ class PerfHardwareBackend : public Backend {
         specs.push_back(spec_for(events[i], sysfs_root));
         events_.push_back({events[i].line.id, "count"});
       }
-      groups_.push_back(std::move(specs));
+      groups_.push_back({std::move(specs), g.pinned});
     }
   }
   std::string name() const override { return "perf"; }
   const std::vector<EventInfo>& events() const override { return events_; }
   std::unique_ptr<ThreadCounters> open(pid_t tid) override {
     std::vector<PerfGroup> groups;
-    for (const auto& specs : groups_) groups.emplace_back(tid, specs);
+    for (const auto& [specs, pinned] : groups_) groups.emplace_back(tid, specs, pinned);
     return std::make_unique<PerfThreadCounters>(std::move(groups));
   }
 
  private:
   std::vector<EventInfo> events_;
-  std::vector<std::vector<EventSpec>> groups_;
+  std::vector<std::pair<std::vector<EventSpec>, bool>> groups_;  // events, pinned
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "counters/combined_backend.hpp"
 #include "counters/event_encoding.hpp"
+#include "counters/group_plan.hpp"
 #include "counters/memory_source.hpp"
 #include "counters/perf_hardware.hpp"
 #include "counters/pfm_library.hpp"
@@ -96,7 +97,9 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
                          "groups leave it free and multiplex more; `sysctl kernel.nmi_watchdog=0` "
                          "gives roofprof every counter");
     if (!hw.events.empty()) {
-      parts.push_back(make_perf_hardware_backend(hw.events, usable_counters(set, caps.nmi_watchdog)));
+      const std::vector<CounterLimit> limits = usable_counters(set, caps.nmi_watchdog);
+      rc.w = w_placement(set, hw.events, plan_groups(hw.events, limits), limits);
+      parts.push_back(make_perf_hardware_backend(hw.events, limits));
       rc.event_set = &set;
     }
   }

@@ -16,6 +16,7 @@
 #include "counters/event_encoding.hpp"
 #include "counters/event_set.hpp"
 #include "counters/pfm_library.hpp"
+#include "counters/w_placement.hpp"
 
 namespace roofprof::counters {
 
@@ -23,6 +24,7 @@ struct RunCounting {
   std::unique_ptr<Backend> backend;
   const EventSet* event_set = nullptr;  // set when hardware events are counted
   bool user_level = false;              // software events without their kernel side (unprivileged)
+  WPlacement w;                         // whether the opened groups count W whole (exact)
   std::vector<std::string> notes;       // for the user and the result's warnings: user-level counting,
                                         // events dropped and why, the NMI watchdog
 };

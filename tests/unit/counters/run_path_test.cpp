@@ -25,7 +25,8 @@ namespace {
 // In a child: force `pfm` (when empty, libpfm4's generic "perf" PMU alone, so that no core PMU is
 // detected whatever the host's CPU is and selection goes by the script's cpu line), install the script, build the run's counting, read the
 // thread twice (one scripted step) and derive W and Q. Returns
-// "<model> W=<w> <class>=<v>... <level>=<read>/<write>" plus " notes=<n>" and " not_counted".
+// "<model> W=<w> <class>=<v>... <level>=<read>/<write>" plus " not_counted" and " multiplexed",
+// and " [W pinned]" when the run's groups count W whole (w_placement).
 std::string run_counting(const std::string& pfm, const std::string& script) {
   return testing::run_in_child([&] {
     ::setenv("LIBPFM_FORCE_PMU", pfm.empty() ? "perf" : pfm.c_str(), 1);
@@ -51,6 +52,7 @@ std::string run_counting(const std::string& pfm, const std::string& script) {
                          t.write ? fmt::format("{}", *t.write) : "null");
     if (d.not_counted) out += " not_counted";
     if (d.multiplexed) out += " multiplexed";
+    if (rc.w.exact) out += " [W pinned]";
     return out;
   });
 }
@@ -67,7 +69,16 @@ struct Case {
   std::string cpu;      // the CPU for the CPUID fallback
   std::string script;   // extra script lines (pmus, counts)
   std::string expected;
+  std::string expected_if_w_pinned = "";  // where it differs when the plan pins W's groups
 };
+
+// The case's expectation for what run_counting said (the plan decides whether W is pinned).
+std::string expected_for(const Case& c, const std::string& out) {
+  const std::string tag = " [W pinned]";
+  const bool pinned = out.size() >= tag.size() && out.compare(out.size() - tag.size(), tag.size(), tag) == 0;
+  if (!pinned) return c.expected;
+  return (c.expected_if_w_pinned.empty() ? c.expected : c.expected_if_w_pinned) + tag;
+}
 
 const std::vector<Case>& cases() {
   // Intel FP_ARITH_INST_RETIRED (event 0xC7) umasks: 0x01 scalar double, 0x02 scalar single,
@@ -112,10 +123,16 @@ const std::vector<Case>& cases() {
        "gnr W=112 dp_512=80 hp_512=32 L3~=192/0"},
       // Crestmont FP_FLOPS_RETIRED (0xC8): FP64 umask 0x1, FP32 umask 0x2.
       {"", "GenuineIntel 6 0xaf", counts({{"raw 0x1c8", 50}, {"raw 0x2c8", 7}}), "srf W=57 dp_flops=50 sp_flops=7"},
-      // Hybrids: events on the kernel's cpu_core (type 4 here) and cpu_atom (type 10) PMUs.
+      // Hybrids: events on the kernel's cpu_core (type 4 here) and cpu_atom (type 10) PMUs. Alder
+      // Lake's thread stays on P-cores: the E-core group (cycles only) never runs. The Meteor Lake
+      // thread runs 3 of 4 ticks on P-cores: 100 dp_256 there, 9 FP64 flops on the E-core. Pinned,
+      // each core type's group counts all its work (409); flexible, perf's scaling takes the other
+      // core type's time for multiplexing: x4/3 on P-cores, x4 on the E-core.
       {"", "GenuineIntel 6 0x97", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x20c7", 100}, {"4 0x1f25", 3}}),
-       "adl W=800 sp_256=800 L3~=192/0"},
-      {"", "GenuineIntel 6 0xaa", "pmu cpu_core 4\npmu cpu_atom 10\n" + counts({{"4 0x10c7", 100}, {"10 0x1c8", 9}, {"4 0x1f25", 3}}),
+       "adl W=800 sp_256=800 L3~=192/0 not_counted"},
+      {"", "GenuineIntel 6 0xaa", "pmu cpu_core 4\npmu cpu_atom 10\nresidency 4 0.75\n" +
+           counts({{"4 0x10c7", 100}, {"10 0x1c8", 9}, {"4 0x1f25", 3}}),
+       "mtl W=569.3333333333334 dp_256=533.3333333333334 dp_flops_atom=36 L3~=256/0 multiplexed",
        "mtl W=409 dp_256=400 dp_flops_atom=9 L3~=192/0"},
       // Zen 5 (this VM's CPU): fp_ret_sse_avx_ops.all 0x03/0x0f, ls_any_fills_from_sys.dram_io_all 0x44/0x48.
       {"", "AuthenticAMD 0x1a 0x02", counts({{"raw 0xf03", 900}, {"raw 0x4844", 5}}), "zen5 W=900 sp_dp=900 DRAM~=320/null"},
@@ -126,15 +143,18 @@ const std::vector<Case>& cases() {
 TEST(RunPath, EveryForcedModelGivesTheWTheScriptedCountsImply) {
   for (const Case& c : cases())
     if (!c.pfm.empty()) {
-      EXPECT_EQ(run_counting(c.pfm, "cpu " + c.cpu + "\n" + c.script), c.expected) << c.pfm;
+      const std::string out = run_counting(c.pfm, "cpu " + c.cpu + "\n" + c.script);
+      EXPECT_EQ(out, expected_for(c, out)) << c.pfm;
     }
 }
 
 // The same through /proc/cpuinfo's family and model, with libpfm4 detecting no core PMU (as on
 // parts it does not know): sets qualified by an inactive PMU fall back to their raw configs.
 TEST(RunPath, EveryModelByCpuidFallbackGivesTheSameW) {
-  for (const Case& c : cases())
-    EXPECT_EQ(run_counting("", "cpu " + c.cpu + "\n" + c.script), c.expected) << c.cpu;
+  for (const Case& c : cases()) {
+    const std::string out = run_counting("", "cpu " + c.cpu + "\n" + c.script);
+    EXPECT_EQ(out, expected_for(c, out)) << c.cpu;
+  }
 }
 
 // "Every event set shipped": a set added to counters/events/ without a case here fails.
@@ -162,11 +182,13 @@ TEST(RunPath, NeverScheduledGroupGivesNullW) {
 TEST(RunPath, GroupsLeaveTheNmiWatchdogsCounterFree) {
   // On Intel the watchdog takes the fixed cycles counter: cycles then needs one of the 4
   // general counters, and a group of cycles + 4 FP events never runs. Plans use 3 with it on.
+  // The set's other events fill more groups than fit at once: the kernel rotates them, and the
+  // region's W is perf's estimate from the ticks its group ran.
   const std::string machine = "cpu GenuineIntel 6 0x55\ncounters 4\nfixed raw 0xc0\nfixed raw 0x300\n" +
                               counts({{"raw 0x1c7", 1000}});
-  EXPECT_EQ(run_counting("skx", machine + "kernel nmi_watchdog 1\n"), "skx W=1000 dp_scalar=1000 L3~=0/0");
+  EXPECT_EQ(run_counting("skx", machine + "kernel nmi_watchdog 1\n"), "skx W=1000 dp_scalar=1000 L3~=0/0 multiplexed");
   // Without the watchdog (the kernel's word for it) the plan uses all 4, as it should.
-  EXPECT_EQ(run_counting("skx", machine + "fixed raw 0x3c\n"), "skx W=1000 dp_scalar=1000 L3~=0/0");
+  EXPECT_EQ(run_counting("skx", machine + "fixed raw 0x3c\n"), "skx W=1000 dp_scalar=1000 L3~=0/0 multiplexed");
 }
 
 TEST(RunPath, MemoryControllersGiveDramBytesFromTheUncoreDeltas) {

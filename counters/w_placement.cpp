@@ -1,0 +1,46 @@
+#include "counters/w_placement.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace roofprof::counters {
+
+WPlacement w_placement(const EventSet& set, const std::vector<EncodedEvent>& events,
+                       const std::vector<PlannedGroup>& groups, const std::vector<CounterLimit>& limits) {
+  WPlacement p;
+  const Formula* w = set.formula("W");
+  if (!w) return p;
+  std::set<std::string> ids;
+  for (const Term& t : w->terms) ids.insert(t.id);
+  std::set<size_t> w_groups;
+  bool all_pinned = true;
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (size_t i : groups[g].members)
+      if (ids.count(events[i].line.id)) {
+        w_groups.insert(g);
+        all_pinned = all_pinned && groups[g].pinned;
+      }
+  p.has_w = !w_groups.empty();
+  if (!p.has_w) return p;
+  std::map<std::string, int> pinned_counters;
+  for (const PlannedGroup& g : groups)
+    if (g.pinned) pinned_counters[g.perf_pmu] += g.programmable;
+  bool fit = true;
+  for (const auto& [pmu, n] : pinned_counters)
+    for (const CounterLimit& l : limits)
+      if (l.perf_pmu == pmu && n > l.count) fit = false;
+  p.exact = all_pinned && fit;
+  if (p.exact)
+    p.why = "W's events are in pinned groups that fit the counters left beside the NMI watchdog's";
+  else if (!all_pinned)
+    p.why = fmt::format("W's events are in {} group{} the kernel may rotate out at the tick (not pinned)",
+                        w_groups.size(), w_groups.size() == 1 ? "" : "s");
+  else
+    p.why = "W's pinned groups need more counters than the PMU has beside the NMI watchdog's";
+  return p;
+}
+
+}  // namespace roofprof::counters
