@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "counters/backend.hpp"
@@ -130,6 +131,32 @@ TEST(ProcessCounters, AProcessReadTakesTheBoundarysThreadFromItsFreshRead) {
   EXPECT_EQ(b.reads, (std::map<pid_t, int>{{10, 1}, {11, 1}, {12, 1}}));
   EXPECT_EQ(all.values, (std::vector<double>{3}));
   EXPECT_EQ(pc.read_process().values, (std::vector<double>{6})) << "without one: every group read";
+}
+
+}  // namespace
+}  // namespace roofprof::counters
+
+namespace roofprof::counters {
+namespace {
+
+TEST(ProcessCounters, ProcessReadKeepsEveryThreadsPartUnderANumberNeverReused) {
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  WorkerThread one([] { touch_fresh_pages(10); });
+  WorkerThread two([] { touch_fresh_pages(10); });
+  pc.add_thread(one.tid());
+  pc.add_thread(two.tid());
+  const CounterValues before = pc.read_process();
+  ASSERT_EQ(before.threads.size(), 2u);
+  EXPECT_NE(before.threads[0].serial, before.threads[1].serial);
+  pc.remove_thread(one.tid());
+  pc.add_thread(one.tid());  // the same tid again: another thread as far as counting goes
+  const CounterValues after = pc.read_process();
+  ASSERT_EQ(after.threads.size(), 3u) << "the retired thread's last read stays";
+  std::set<uint64_t> serials;
+  for (const auto& t : after.threads) serials.insert(t.serial);
+  EXPECT_EQ(serials.size(), 3u);
+  EXPECT_EQ(after.threads[0].groups.size(), after.groups.size());
 }
 
 }  // namespace
