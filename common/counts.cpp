@@ -19,6 +19,15 @@ Scaling scale_counts(double raw, uint64_t enabled, uint64_t running, double& out
   return Scaling::multiplexed;
 }
 
+void add_group_times(std::vector<GroupTime>& into, const std::vector<GroupTime>& t) {
+  if (into.size() < t.size()) into.resize(t.size());
+  for (size_t g = 0; g < t.size(); ++g) {
+    into[g].first = t[g].first;
+    into[g].enabled += t[g].enabled;
+    into[g].running += t[g].running;
+  }
+}
+
 namespace {
 
 // Scales values[first..first+count) of each group of `end` by its time deltas against `begin`'s
@@ -33,6 +42,10 @@ void scale_groups(const std::vector<CounterGroupTimes>& begin, const std::vector
     const CounterGroupTimes& b = g < begin.size() ? begin[g] : none;
     const uint64_t enabled = e.enabled >= b.enabled ? e.enabled - b.enabled : 0;
     const uint64_t running = e.running >= b.running ? e.running - b.running : 0;
+    if (d.group_times.size() <= g) d.group_times.resize(g + 1);
+    d.group_times[g].first = e.first;
+    d.group_times[g].enabled += enabled;
+    d.group_times[g].running += running;
     for (size_t i = e.first; i < std::min(values.size(), e.first + e.count); ++i) {
       const Scaling s = scale_counts(values[i], enabled, running, values[i], e.pinned);
       d.multiplexed = d.multiplexed || s == Scaling::multiplexed;

@@ -40,11 +40,21 @@ struct CounterValues {
   std::vector<ThreadCounts> threads = {};
 };
 
+// One group's time deltas summed over the threads a delta covers, and where its values start. On
+// a hybrid, running / enabled of a group that holds its counters whenever it can (pinned, or the
+// only group of its PMU) is the share of its threads' time on its core type.
+struct GroupTime {
+  size_t first = 0;
+  uint64_t enabled = 0, running = 0;
+};
+void add_group_times(std::vector<GroupTime>& into, const std::vector<GroupTime>& t);
+
 // What happened between two snapshots: `values` are final numbers (NaN = not counted).
 struct CounterDelta {
   std::vector<double> values;
   bool multiplexed = false;   // some group ran for part of the interval: values extrapolated
   bool not_counted = false;   // some group was enabled but never ran: its values are NaN
+  std::vector<GroupTime> group_times = {};  // by group position (CounterValues::groups)
 };
 
 // One group's scaled delta, the way Linux perf computes it (tools/perf/util/evsel.c:

@@ -8,6 +8,34 @@
 
 namespace roofprof::counters {
 
+namespace {
+
+const EventLine* line_of(const EventSet& set, const std::string& id) {
+  for (const EventLine& l : set.events)
+    if (l.id == id) return &l;
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<UncountedCoreTime> uncounted_core_time(const EventSet& set, const std::vector<std::string>& names,
+                                                     const std::vector<GroupTime>& times) {
+  const Formula* w = set.formula("W");
+  if (!w) return std::nullopt;
+  std::set<std::string> w_pmus;
+  for (const Term& t : w->terms)
+    if (const EventLine* l = line_of(set, t.id)) w_pmus.insert(l->perf_pmu);
+  std::optional<UncountedCoreTime> out;
+  for (const GroupTime& g : times) {
+    if (g.first >= names.size() || g.enabled == 0 || g.running == 0) continue;
+    const EventLine* l = line_of(set, names[g.first]);
+    if (!l || l->perf_pmu.empty() || w_pmus.count(l->perf_pmu)) continue;
+    const double share = static_cast<double>(g.running) / static_cast<double>(g.enabled);
+    if (!out || share > out->share) out = UncountedCoreTime{l->perf_pmu, std::min(1.0, share)};
+  }
+  return out;
+}
+
 WPlacement w_placement(const EventSet& set, const std::vector<EncodedEvent>& events,
                        const std::vector<PlannedGroup>& groups, const std::vector<CounterLimit>& limits) {
   WPlacement p;

@@ -6,8 +6,11 @@
 // type's pinned group counts all the work done on that core type, and time on the other core
 // type is not multiplexing. Otherwise the kernel rotates W's groups at the tick and W is an
 // estimate (perf's scaling) or, for a short region, not counted.
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "common/counts.hpp"
 
 #include "counters/event_encoding.hpp"
 #include "counters/event_set.hpp"
@@ -20,6 +23,17 @@ struct WPlacement {
   bool exact = false;  // whole and pinned
   std::string why;     // one clause: "its events are in pinned groups..." / "its events are in 2 groups..."
 };
+
+// On a hybrid whose W counts some core types only (Alder Lake: P-cores): the largest share of the
+// region's time its threads spent on a core type whose FP operations W does not count, from that
+// core type's groups (running / enabled: each runs only while its thread is on its core type);
+// nullopt when there was none. `names`: the backend's events, in value order.
+struct UncountedCoreTime {
+  std::string pmu;  // "cpu_atom"
+  double share = 0;
+};
+std::optional<UncountedCoreTime> uncounted_core_time(const EventSet& set, const std::vector<std::string>& names,
+                                                     const std::vector<GroupTime>& times);
 
 WPlacement w_placement(const EventSet& set, const std::vector<EncodedEvent>& events,
                        const std::vector<PlannedGroup>& groups, const std::vector<CounterLimit>& limits);

@@ -37,6 +37,7 @@ struct Aggregate {
   std::vector<double> durations_s;     // one per instance, in completion order
   std::vector<double> counter_totals;  // sums of instance deltas, backend event order
   bool multiplexed = false;
+  std::vector<GroupTime> group_times;  // sums of the instances' group time deltas
   std::set<Tid> thread_ids;       // threads that ran the region in the current run
   size_t threads_most = 0;        // the most threads of any earlier run (--repeat)
   std::set<int> pids;

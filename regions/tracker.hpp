@@ -83,6 +83,9 @@ struct Instance {
   // Scope=process: its own thread's counts were not measured (the thread had no counters);
   // `counts` then has 0 where they are unknown, and the work is in the first instance's `others`.
   bool own_unknown = false;
+  // Its groups' time deltas (common/counts.hpp); scope=process: the first instance has the
+  // process's, the others none (their threads' times are in it).
+  std::vector<GroupTime> group_times = {};
 };
 
 // Reads cumulative counts. Called only when an instance opens or closes.

@@ -13,6 +13,8 @@
 #include "counters/event_encoding.hpp"
 #include "counters/event_set_selection.hpp"
 #include "counters/group_plan.hpp"
+#include "counters/run_backend.hpp"
+#include "counters/w_placement.hpp"
 #include "counters/pfm_library.hpp"
 
 namespace roofprof::cli {
@@ -67,6 +69,11 @@ void print_thread_events(const EventSet& set, const std::vector<EncodedEvent>& t
   if (per_pmu_max > 1)
     std::printf("  More than one group per PMU: the kernel multiplexes them; values are scaled "
                 "(value * enabled / running) and flagged as estimates.\n");
+  // What a run gets with the NMI watchdog on (most distributions' default), from the run's own plan.
+  const std::vector<CounterLimit> limits = usable_counters(set, true);
+  const WPlacement w = w_placement(set, thread, plan_groups(thread, limits), limits);
+  if (w.has_w)
+    std::printf("  W with the NMI watchdog on: %s: %s.\n", w.exact ? "exact" : "estimate", w.why.c_str());
 }
 
 void print_uncore_events(const std::vector<EncodedEvent>& uncore) {

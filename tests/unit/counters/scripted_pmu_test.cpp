@@ -11,6 +11,7 @@
 
 #include "common/error.hpp"
 #include "counters/perf_group.hpp"
+#include "counters/perf_thread_counters.hpp"
 #include "counters/scripted_pmu.hpp"
 
 namespace roofprof::counters {
@@ -150,6 +151,40 @@ TEST(ScriptedKernel, ReadingAllOfAThreadsGroupsIsOneStepAndEachThreadHasItsOwnCl
 TEST(ScriptedKernel, ScriptErrorsNameTheLine) {
   EXPECT_THROW(ScriptedPmu("ticks 3\n"), UserError);
   EXPECT_THROW(ScriptedPmu("watchdog sometimes\n"), UserError);
+}
+
+}  // namespace
+}  // namespace roofprof::counters
+
+
+namespace roofprof::counters {
+namespace {
+
+std::vector<EventSpec> specs(std::initializer_list<uint64_t> configs) {
+  std::vector<EventSpec> v;
+  for (uint64_t c : configs) v.push_back({fmt::format("e{:#x}", c), counting_attr(PERF_TYPE_RAW, c)});
+  return v;
+}
+
+TEST(ScriptedKernel, PerfGroupPinsItsLeaderOnlyAndReadsAGroupInErrorAsNotCounted) {
+  ScriptedPmu pmu("counters 2\ncount raw 0x1 8\n");
+  PerfSystem* old = replace_perf_system(&pmu);
+  {
+    std::vector<PerfGroup> groups;
+    groups.emplace_back(1, specs({0x1, 0x2}), true);       // fits: always on
+    groups.emplace_back(1, specs({0x3, 0x4, 0x5}), true);  // needs 3 of 2: error state
+    ASSERT_EQ(pmu.opened().size(), 5u);
+    EXPECT_EQ(pmu.opened()[0].attr.pinned, 1u);
+    EXPECT_EQ(pmu.opened()[1].attr.pinned, 0u);
+    PerfThreadCounters t(std::move(groups));
+    const CounterValues v = t.read();
+    ASSERT_EQ(v.values.size(), 5u);
+    EXPECT_EQ(v.values[0], 8);
+    EXPECT_TRUE(v.groups[0].pinned);
+    EXPECT_EQ(v.groups[0].running, 1000u);
+    for (size_t i = 2; i < 5; ++i) EXPECT_FALSE(is_counted(v.values[i])) << i;
+  }
+  replace_perf_system(old);
 }
 
 }  // namespace
