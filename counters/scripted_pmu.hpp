@@ -31,10 +31,11 @@
 // The kernel model (kernel/events/core.c, arch/x86/events): a thread's time advances one step
 // (1000 ns) when one of its groups is read that was already read at its current step, so that
 // reading all of a thread's groups at a boundary is one step. At every tick the thread's groups
-// of the PMU it runs on are scheduled: pinned groups first (one that does not fit goes into error
-// state for good: its time stops and read(2) returns 0, end of file), then flexible groups in list
-// order until the first that does not fit; when one did not fit, the next tick first moves the
-// first group that ran to the end of the list (rotation). Every group not in error accrues
+// of the PMU it runs on are scheduled, PMU by PMU: pinned groups first in open order, until the
+// first that does not fit, which and every later pinned group of that PMU go into error state for
+// good (their time stops and read(2) returns 0, end of file); then flexible groups in list order
+// until the first that does not fit; when one did not fit, the next tick first moves the first
+// group that ran to the end of the list (rotation). Every group not in error accrues
 // time_enabled while its thread runs, on either core type; time_running and counts only while it
 // is scheduled. Each event takes its fixed counter when it has one and it is free, else a general
 // one; AMD family 17h+ event 0x003 (Retired SSE/AVX FLOPs, a Large Increment per Cycle event)

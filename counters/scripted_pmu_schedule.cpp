@@ -113,17 +113,20 @@ void ScriptedPmu::tick(Timeline& t, uint64_t step, int k) {
     return software(a) || !is_core_type(pmu_of(a)) || pmu_of(a) == here;
   };
   Usage used;
+  std::set<int> pinned_full;  // PMUs where a pinned group did not fit: can_add_hw = 0 for the pass
   for (int l : t.pinned) {
     Event& e = events_.at(l);
     if (e.error) continue;
+    const int pmu = pmu_of(e.attr);
     if (const Rule* r = schedule_of(l)) {
       accrue(l, step, r->values[step % r->values.size()], here, true);
     } else if (!on_this_cpu(l)) {
       accrue(l, step, 0, here, false);
-    } else if (fits(l, used)) {
+    } else if (!pinned_full.count(pmu) && fits(l, used)) {
       accrue(l, step, 1, here, true);
-    } else {
+    } else if (!software(e.attr)) {
       e.error = true;  // merge_sched_in(): a pinned group that cannot go on
+      pinned_full.insert(pmu);
     }
   }
   std::set<int> full;

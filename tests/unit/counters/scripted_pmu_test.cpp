@@ -93,6 +93,20 @@ TEST(ScriptedKernel, PinnedGroupThatCannotGoOnIsInErrorAndReadsEndOfFile) {
   EXPECT_EQ(read_group(pmu, pinned), "EOF");
 }
 
+TEST(ScriptedKernel, PinnedGroupsAfterOneThatDidNotFitGoIntoErrorToo) {
+  // merge_sched_in() clears can_add_hw for the rest of the pinned pass of that PMU: the small
+  // pinned group opened after the big one cannot go on although it would fit by itself.
+  ScriptedPmu pmu("counters 3\npmu uncore_x 20\ncount raw 0x1 10\ncount 20 0x1 7\n");
+  const int first = open_group(pmu, raw({0x1}), true);
+  const int big = open_group(pmu, raw({0x2, 0x3, 0x4}), true);
+  const int small = open_group(pmu, raw({0x5}), true);
+  const int other_pmu = open_group(pmu, {{20, 0x1}}, true);
+  EXPECT_EQ(read_group(pmu, first), "1000/1000: 10");
+  EXPECT_EQ(read_group(pmu, big), "EOF");
+  EXPECT_EQ(read_group(pmu, small), "EOF");
+  EXPECT_EQ(read_group(pmu, other_pmu), "1000/1000: 7");
+}
+
 TEST(ScriptedKernel, IntelWatchdogHoldsTheFixedCyclesCounter) {
   // cycles (0x3c) has a fixed counter; with the watchdog on it needs one of the 4 general ones.
   const std::string machine = "cpu GenuineIntel 6 0x55\ncounters 4\nfixed raw 0x3c\ncount raw 0x1c7 8\n";
