@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace roofprof {
 
@@ -75,6 +76,15 @@ void per_thread_delta(const CounterValues& begin, const CounterValues& end, Coun
       delta[i] -= b && i < b->values.size() ? b->values[i] : 0.0;
     scale_groups(b ? b->groups : std::vector<CounterGroupTimes>{}, t.groups, delta, d, &d.values);
   }
+  // A part of begin that end lacks exited exact all along and was pooled into end's part 0,
+  // which holds its whole count: what it had at begin is not the interval's.
+  std::set<uint64_t> after;
+  for (const ThreadCounts& t : end.threads) after.insert(t.serial);
+  for (const ThreadCounts& b : begin.threads)
+    if (!after.count(b.serial))
+      for (const CounterGroupTimes& g : b.groups)
+        for (size_t i = g.first; i < std::min({d.values.size(), b.values.size(), g.first + g.count}); ++i)
+          d.values[i] -= b.values[i];
 }
 
 }  // namespace

@@ -70,8 +70,9 @@ Scaling scale_counts(double raw_delta_in, uint64_t enabled, uint64_t running, do
 
 // end - begin over the values both have. Groups are matched by position; a group begin lacks
 // counts from zero. With thread parts (end.threads), the grouped values are the sum over threads
-// of each thread's scaled delta (a part begin lacks counts from zero): one thread whose group was
-// enabled but never ran makes that group's process values not counted.
+// of each thread's scaled delta (a part begin lacks counts from zero; a part end lacks was pooled
+// into end's part 0, exact all along, and its begin values are subtracted as they are): one
+// thread whose group was enabled but never ran makes that group's process values not counted.
 CounterDelta counter_delta(const CounterValues& begin, const CounterValues& end);
 
 }  // namespace roofprof

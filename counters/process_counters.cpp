@@ -32,6 +32,16 @@ void append(CounterValues& into, const CounterValues& tail) {
 
 ThreadCounts part_of(uint64_t serial, const CounterValues& v) { return ThreadCounts{serial, v.values, v.groups}; }
 
+// Every group held its counters for the thread's whole life: its counts need no scaling, so they
+// can be pooled with other such threads' without changing any delta (common/counts.hpp).
+bool exact_all_along(const CounterValues& v) {
+  for (const CounterGroupTimes& g : v.groups)
+    if (g.running < g.enabled) return false;
+  for (double x : v.values)
+    if (!is_counted(x)) return false;
+  return true;
+}
+
 }  // namespace
 
 void ProcessCounters::add_thread(pid_t tid) {
@@ -45,7 +55,13 @@ void ProcessCounters::remove_thread(pid_t tid) {
   if (it == threads_.end()) return;
   CounterValues last = it->second.counters->read();
   accumulate(retired_, last);
-  if (!last.groups.empty()) retired_parts_.push_back(part_of(it->second.serial, last));
+  if (last.groups.empty()) {
+    // no groups: nothing to scale
+  } else if (exact_all_along(last)) {
+    accumulate(retired_exact_, last);  // part 0: bounded memory for programs that start many threads
+  } else {
+    retired_parts_.push_back(part_of(it->second.serial, last));
+  }
   threads_.erase(it);
 }
 
@@ -62,6 +78,7 @@ CounterValues ProcessCounters::read_process(pid_t now_tid, const CounterValues* 
   CounterValues sum{std::vector<double>(per_thread, 0.0), false};
   accumulate(sum, retired_);
   sum.threads = retired_parts_;
+  if (!retired_exact_.groups.empty()) sum.threads.push_back(part_of(0, retired_exact_));
   for (auto& [tid, live] : threads_) {
     CounterValues mine;
     if (now && tid == now_tid) {

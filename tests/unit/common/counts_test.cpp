@@ -172,3 +172,18 @@ TEST(CounterDelta, PinnedGroupNotRunningIsOnTheOtherCoreTypeNotMultiplexed) {
 
 }  // namespace
 }  // namespace roofprof
+
+namespace roofprof {
+namespace {
+
+TEST(CounterDelta, ThreadPooledAfterItsExitCountsOnlyWhatItDidInTheInterval) {
+  // Thread 2 (exact all along) had 30 at the start and exited with 50: ProcessCounters pooled it
+  // into part 0, which already held 1000 of threads gone before. Thread 1 was scaled.
+  CounterValues b = process_of({{0, 1000, 4000, 4000}, {1, 0, 0, 0}, {2, 30, 300, 300}});
+  CounterValues e = process_of({{0, 1050, 4500, 4500}, {1, 10, 1000, 500}});
+  const CounterDelta d = counter_delta(b, e);
+  EXPECT_DOUBLE_EQ(d.values[0], 20 + 20);
+}
+
+}  // namespace
+}  // namespace roofprof

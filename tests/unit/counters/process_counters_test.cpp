@@ -161,3 +161,30 @@ TEST(ProcessCounters, ProcessReadKeepsEveryThreadsPartUnderANumberNeverReused) {
 
 }  // namespace
 }  // namespace roofprof::counters
+
+namespace roofprof::counters {
+namespace {
+
+TEST(ProcessCounters, ThreadsThatExitExactArePooledIntoOnePart) {
+  // Software events always run: every exited thread goes into part 0, however many there are,
+  // and a region's process delta still counts each thread's work once.
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  std::vector<std::unique_ptr<WorkerThread>> workers;
+  for (int i = 0; i < 3; ++i) {
+    workers.push_back(std::make_unique<WorkerThread>([] { touch_fresh_pages(50); }));
+    pc.add_thread(workers.back()->tid());
+  }
+  const CounterValues begin = pc.read_process();
+  for (auto& w : workers) w->run_job();
+  for (auto& w : workers) pc.remove_thread(w->tid());
+  const CounterValues end = pc.read_process();
+  ASSERT_EQ(end.threads.size(), 1u);
+  EXPECT_EQ(end.threads[0].serial, 0u);
+  const CounterDelta d = counter_delta(begin, end);
+  EXPECT_DOUBLE_EQ(d.values[kFaults], end.values[kFaults] - begin.values[kFaults]);
+  EXPECT_GE(d.values[kFaults], 150);
+}
+
+}  // namespace
+}  // namespace roofprof::counters
