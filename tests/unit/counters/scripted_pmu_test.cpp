@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/counts.hpp"
 #include "common/error.hpp"
 #include "counters/perf_group.hpp"
 #include "counters/perf_thread_counters.hpp"
@@ -199,6 +200,45 @@ TEST(ScriptedKernel, PerfGroupPinsItsLeaderOnlyAndReadsAGroupInErrorAsNotCounted
     for (size_t i = 2; i < 5; ++i) EXPECT_FALSE(is_counted(v.values[i])) << i;
   }
   replace_perf_system(old);
+}
+
+}  // namespace
+}  // namespace roofprof::counters
+
+namespace roofprof::counters {
+namespace {
+
+// Reads of one thread's groups through the real read path, and the delta of the second step.
+CounterDelta second_step(std::vector<PerfGroup> groups) {
+  PerfThreadCounters t(std::move(groups));
+  const CounterValues begin = t.read();
+  return counter_delta(begin, t.read());
+}
+
+std::vector<EventSpec> on(uint32_t type, uint64_t config) {
+  return {{fmt::format("{}:{:#x}", type, config), counting_attr(type, config)}};
+}
+
+TEST(ScriptedKernel, HybridTimeOnTheOtherCoreTypeIsNotMultiplexingForPinnedGroups) {
+  // 3 of 4 ticks on P-cores: 100 dp_256 there, 9 flops on the E-core, in step 1.
+  const std::string script = "pmu cpu_core 4\npmu cpu_atom 10\nresidency 4 0.75\n"
+                             "count 4 0x10c7 0 100\ncount 10 0x1c8 0 9\n";
+  for (bool pinned : {true, false}) {
+    ScriptedPmu pmu(script);
+    PerfSystem* old = replace_perf_system(&pmu);
+    std::vector<PerfGroup> groups;
+    groups.emplace_back(1, on(4, 0x10c7), pinned);
+    groups.emplace_back(1, on(10, 0x1c8), pinned);
+    const CounterDelta d = second_step(std::move(groups));
+    replace_perf_system(old);
+    if (pinned) {  // each core type's group counted all its work: exact
+      EXPECT_EQ(d.values, (std::vector<double>{100, 9}));
+      EXPECT_FALSE(d.multiplexed);
+    } else {  // perf's scaling takes the other core type's time for multiplexing
+      EXPECT_EQ(d.values, (std::vector<double>{100 * 4.0 / 3, 9 * 4.0}));
+      EXPECT_TRUE(d.multiplexed);
+    }
+  }
 }
 
 }  // namespace
