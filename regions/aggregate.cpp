@@ -72,6 +72,7 @@ void Aggregator::add(const Instance& inst) {
   a.durations_s.push_back(d);
   add_values(a.counter_totals, inst.counts);
   a.multiplexed |= inst.multiplexed;
+  add_group_times(a.group_times, inst.group_times);
   ThreadPart& part = a.run_parts[{inst.pid, inst.tid}];
   part.calls += 1;
   part.time_s += d;
@@ -112,6 +113,7 @@ void Aggregator::merge(const Aggregator& other) {
     a.durations_s.insert(a.durations_s.end(), o.durations_s.begin(), o.durations_s.end());
     add_values(a.counter_totals, o.counter_totals);
     a.multiplexed |= o.multiplexed;
+    add_group_times(a.group_times, o.group_times);
     a.threads_most = std::max(a.threads(), o.threads());
     a.thread_ids.clear();
     a.pids.insert(o.pids.begin(), o.pids.end());
