@@ -26,7 +26,32 @@ std::optional<double> hardware_flops(const counters::EventSet* hardware, const s
   return hardware ? derived(*hardware, events, values).flops : std::nullopt;
 }
 
+std::vector<std::string> names_of(const std::vector<counters::EventInfo>& events) {
+  std::vector<std::string> out;
+  for (const auto& e : events) out.push_back(e.name);
+  return out;
+}
+
 }  // namespace
+
+std::string lower_bound_source(const std::string& source, const counters::UncountedCoreTime& other) {
+  const std::string bound = fmt::format(
+      "lower bound: {:.0f} % of the region's time ran on {}, whose FP operations this event set does not count; "
+      "pin the program to the other cores for a complete W",
+      100 * other.share, other.pmu);
+  if (source == "perf") return "perf (" + bound + ")";
+  return source.substr(0, source.size() - 1) + "; " + bound + ")";
+}
+
+std::string flops_source(bool multiplexed, bool not_counted, const counters::WPlacement* w) {
+  const std::string why = w && !w->why.empty() ? ": " + w->why : "";
+  if (not_counted)
+    return "perf: not counted (a group of W's events never ran in the region, or a pinned one could not be "
+           "scheduled: another program holds the counters" + why + "; see roofprof doctor)";
+  // W's pinned groups are never scaled (scale_counts): only other groups can have been multiplexed.
+  if (multiplexed && !(w && w->exact)) return "perf (estimate: scaled, counters were multiplexed" + why + ")";
+  return "perf";
+}
 
 void set_thread_parts(result::Region& r, const regions::Aggregate& a,
                       const std::function<std::optional<double>(const std::vector<double>&)>& flops, bool timed) {
@@ -47,7 +72,7 @@ void set_thread_parts(result::Region& r, const regions::Aggregate& a,
 std::vector<result::Region> assemble_regions(const probes::Planner& planner, const regions::Aggregator& agg,
                                              const std::vector<counters::EventInfo>& events,
                                              const std::string& counter_source,
-                                             const counters::EventSet* hardware) {
+                                             const counters::EventSet* hardware, const counters::WPlacement* w) {
   std::vector<result::Region> out;
   const auto& infos = planner.regions();
   for (size_t id = 0; id < infos.size(); ++id) {
@@ -92,9 +117,11 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       r.flops = d.flops;
       if (d.flops) {
         r.flops_by_class = d.flops_by_class;
-        r.sources["flops"] = r.counters_multiplexed ? "perf (scaled: counters were multiplexed)" : "perf";
+        r.sources["flops"] = flops_source(r.counters_multiplexed, false, w);
+        if (auto other = counters::uncounted_core_time(*hardware, names_of(events), it->second.group_times))
+          r.sources["flops"] = lower_bound_source(r.sources["flops"], *other);
       } else if (d.flops_not_counted) {
-        r.sources["flops"] = "perf: not counted (the counter group never ran; see roofprof doctor)";
+        r.sources["flops"] = flops_source(false, true, w);
       }
       std::string bytes_source;
       for (const auto& [level, t] : d.bytes) {

@@ -7,17 +7,27 @@
 
 #include "counters/backend.hpp"
 #include "counters/event_set.hpp"
+#include "counters/w_placement.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::cli {
 
-// `hardware`: the event set whose formulas give W and Q from the counters (perf backend), or null.
+// `hardware`: the event set whose formulas give W and Q from the counters (perf backend), or null;
+// `w`: how its groups hold W (exact when whole and pinned), whose reason labels an estimate.
 std::vector<result::Region> assemble_regions(const probes::Planner& planner, const regions::Aggregator& agg,
                                              const std::vector<counters::EventInfo>& events,
                                              const std::string& counter_source,
-                                             const counters::EventSet* hardware = nullptr);
+                                             const counters::EventSet* hardware = nullptr,
+                                             const counters::WPlacement* w = nullptr);
+
+// sources.flops for W from counters: "perf" when exact (W's groups pinned whole: `w->exact`,
+// whatever other groups did); "perf (estimate: scaled, ...)" with `w`'s reason when counters were
+// multiplexed and W is not pinned; "perf: not counted (...)" with the reason when W is null.
+std::string flops_source(bool multiplexed, bool not_counted, const counters::WPlacement* w);
+// `source` (flops_source's) with "lower bound: N % of the region's time ran on PMU, ..." added.
+std::string lower_bound_source(const std::string& source, const counters::UncountedCoreTime& other);
 
 // The region's threads from `a` (result::ThreadPart, written for two or more threads), the work
 // of threads without a call, and the balance; `flops` turns counter totals into W (null: not

@@ -82,14 +82,23 @@ class ProcessCounters {
   bool has_thread(pid_t tid) const { return threads_.count(tid) != 0; }
   CounterValues read_thread(pid_t tid);  // zeros of the right size if tid is unknown
   // Live threads + retired threads. `now`: what read_thread(tid) gave just before, taken for
-  // that thread instead of reading its group again.
+  // that thread instead of reading its group again. Values are sums; `threads` has every thread's
+  // own part (retired ones as last read), so that counter_delta scales thread by thread; threads
+  // that exited with every group exact all along are pooled into part 0 (no scaling to do).
   CounterValues read_process(pid_t tid = 0, const CounterValues* now = nullptr);
   size_t size() const { return backend_.events().size(); }
 
  private:
+  struct Live {
+    uint64_t serial;
+    std::unique_ptr<ThreadCounters> counters;
+  };
   Backend& backend_;
-  std::map<pid_t, std::unique_ptr<ThreadCounters>> threads_;
+  std::map<pid_t, Live> threads_;
+  uint64_t next_serial_ = 1;
   CounterValues retired_;
+  CounterValues retired_exact_;              // pooled: part 0
+  std::vector<ThreadCounts> retired_parts_;  // the others, one each
 };
 
 }  // namespace roofprof::counters

@@ -23,7 +23,7 @@ struct PlannedGroup {
   std::string perf_pmu;         // "" = core PMU
   std::vector<size_t> members;  // indices into the events given to plan_groups, leader first
   int programmable = 0;         // programmable counters used
-  bool pinned = false;          // perf_event_attr.pinned on the leader: W's group
+  bool pinned = false;          // perf_event_attr.pinned on the leader: W's group (counters/w_placement.hpp)
 };
 
 // W's events on one PMU and whether they fit.

@@ -25,7 +25,7 @@ perf_event_attr counting_attr(uint32_t type, uint64_t config) {
   return a;
 }
 
-PerfGroup::PerfGroup(pid_t tid, const std::vector<EventSpec>& specs) {
+PerfGroup::PerfGroup(pid_t tid, const std::vector<EventSpec>& specs, bool pinned) : pinned_(pinned) {
   if (specs.empty()) throw std::logic_error("PerfGroup: empty event list");
   fds_.reserve(specs.size());
   for (const EventSpec& s : specs) {
@@ -35,6 +35,7 @@ PerfGroup::PerfGroup(pid_t tid, const std::vector<EventSpec>& specs) {
         PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     attr.disabled = 0;
     attr.inherit = 0;
+    attr.pinned = fds_.empty() && pinned ? 1 : 0;  // only a leader may be pinned
     const int leader = fds_.empty() ? -1 : fds_.front().get();
     const int fd = perf_event_open_fd(attr, tid, -1, leader);
     if (fd < 0) {
@@ -54,6 +55,12 @@ GroupReading PerfGroup::read() const {
   do {
     got = perf_read(fds_.front().get(), buf.data(), static_cast<size_t>(want));
   } while (got < 0 && errno == EINTR);
+  if (got == 0) {  // kernel/events/core.c __perf_read(): end of file for an event in error state
+    GroupReading r;
+    r.raw.assign(fds_.size(), 0);
+    r.in_error = true;
+    return r;
+  }
   if (got != want || buf[0] != fds_.size())
     throw std::runtime_error(fmt::format("perf group read returned {} bytes ({}), expected {}",
                                          got, got < 0 ? std::strerror(errno) : "short", want));

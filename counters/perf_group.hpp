@@ -21,13 +21,18 @@ struct EventSpec {
 class PerfGroup {
  public:
   // Opens specs[0] as leader and the rest as members on thread `tid` (any CPU), counting
-  // from now (the thread is stopped or has not run yet). Throws UserError with advice.
-  PerfGroup(pid_t tid, const std::vector<EventSpec>& specs);
+  // from now (the thread is stopped or has not run yet); `pinned`: the leader with
+  // perf_event_attr.pinned. Throws UserError with advice.
+  PerfGroup(pid_t tid, const std::vector<EventSpec>& specs, bool pinned = false);
+  // A pinned group the kernel could not schedule is in error state for good: read(2) returns 0
+  // (end of file) and the reading says in_error, with zero counts and times.
   GroupReading read() const;
   size_t size() const { return fds_.size(); }
+  bool pinned() const { return pinned_; }
 
  private:
   std::vector<PerfFd> fds_;
+  bool pinned_ = false;
 };
 
 // The attribute block roofprof uses for every event: counting (no sampling), enabled from

@@ -39,30 +39,31 @@ class PerfHardwareBackend : public Backend {
         specs.push_back(spec_for(events[i], sysfs_root));
         events_.push_back({events[i].line.id, "count"});
       }
-      // Pinned: scheduled before every flexible group and never rotated out (W's group).
+      // Pinned (W's group): scheduled before every flexible group and never rotated out. The
+      // attribute says so for thread_groups(); PerfGroup opens the leader with it.
       specs.front().attr.pinned = g.pinned ? 1 : 0;
-      groups_.push_back(std::move(specs));
+      groups_.push_back({std::move(specs), g.pinned});
     }
   }
   std::string name() const override { return "perf"; }
   const std::vector<EventInfo>& events() const override { return events_; }
   std::vector<std::vector<perf_event_attr>> thread_groups() const override {
     std::vector<std::vector<perf_event_attr>> out;
-    for (const auto& specs : groups_) {
+    for (const auto& group : groups_) {
       out.emplace_back();
-      for (const EventSpec& s : specs) out.back().push_back(s.attr);
+      for (const EventSpec& s : group.first) out.back().push_back(s.attr);
     }
     return out;
   }
   std::unique_ptr<ThreadCounters> open(pid_t tid) override {
     std::vector<PerfGroup> groups;
-    for (const auto& specs : groups_) groups.emplace_back(tid, specs);
+    for (const auto& [specs, pinned] : groups_) groups.emplace_back(tid, specs, pinned);
     return std::make_unique<PerfThreadCounters>(std::move(groups));
   }
 
  private:
   std::vector<EventInfo> events_;
-  std::vector<std::vector<EventSpec>> groups_;
+  std::vector<std::pair<std::vector<EventSpec>, bool>> groups_;  // events, pinned
 };
 
 }  // namespace

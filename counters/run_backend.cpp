@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "counters/combined_backend.hpp"
 #include "counters/event_encoding.hpp"
+#include "counters/group_plan.hpp"
 #include "counters/memory_source.hpp"
 #include "counters/perf_hardware.hpp"
 #include "counters/pfm_library.hpp"
@@ -124,7 +125,7 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
       const GroupPlan plan = plan_event_groups(hw.events, limits, w_ids);
       const std::vector<std::string> plan_notes = group_plan_notes(plan, hw.events, caps.nmi_watchdog);
       rc.notes.insert(rc.notes.end(), plan_notes.begin(), plan_notes.end());
-      rc.w_pinned_whole = plan.w_whole();
+      rc.w = w_placement(set, hw.events, plan.groups, limits);
       parts.push_back(make_perf_hardware_backend(hw.events, limits, perf_system().sysfs_root(), w_ids));
       rc.event_set = &set;
       rc.catalog = caps.catalog;

@@ -17,6 +17,7 @@
 #include "counters/event_set.hpp"
 #include "counters/group_plan.hpp"
 #include "counters/pfm_library.hpp"
+#include "counters/w_placement.hpp"
 
 namespace roofprof::counters {
 
@@ -25,11 +26,11 @@ struct RunCounting {
   const EventSet* event_set = nullptr;  // set when hardware events are counted; points into `catalog`
   Catalog catalog;                      // keeps a user event set alive as long as the counting
   bool user_level = false;              // software events without their kernel side (unprivileged)
+  // Whether the opened groups count W whole: its events in the plan's pinned group on every PMU
+  // (group_plan.hpp), never rotated out, so W is exact; otherwise why W is an estimate.
+  WPlacement w;
   std::vector<std::string> notes;       // for the user and the result's warnings: user-level counting,
                                         // events dropped and why, the NMI watchdog, W's group
-  // W's events sit in one pinned group on every PMU (group_plan.hpp): W is never rotated out.
-  // False when they do not fit (W is then multiplexed: an estimate) or no W is counted.
-  bool w_pinned_whole = false;
 };
 
 // The set's per-thread lines this machine can count, encoded; every line that cannot be

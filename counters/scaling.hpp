@@ -12,6 +12,7 @@ struct GroupReading {
   uint64_t time_enabled = 0;
   uint64_t time_running = 0;
   std::vector<uint64_t> raw;
+  bool in_error = false;  // read(2) returned 0: a pinned group the kernel could not schedule
 };
 
 struct ScaledGroup {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -25,6 +26,10 @@ int errno_named(const std::string& name) {
   return it == names.end() ? 0 : it->second;
 }
 
+bool core_type_name(const std::string& name) {
+  return name == "cpu_core" || name == "cpu_atom" || name == "cpu_lowpower";
+}
+
 }  // namespace
 
 bool ScriptedPmu::matches(const Key& k, const perf_event_attr& a) {
@@ -39,18 +44,11 @@ const ScriptedPmu::Rule* ScriptedPmu::find(const std::vector<Rule>& rules,
   return nullptr;
 }
 
-bool ScriptedPmu::programmable(const perf_event_attr& a) const {
-  if (a.type == PERF_TYPE_SOFTWARE || a.type == PERF_TYPE_TRACEPOINT) return false;
-  for (const Key& k : fixed_)
-    if (matches(k, a)) return false;
-  return true;
-}
-
-ScriptedPmu::ScriptedPmu(const std::string& script, const std::string& source) {
+void ScriptedPmu::parse(const std::string& script, const std::string& source,
+                        std::vector<std::tuple<std::string, int, std::string>>& pmus) {
   std::istringstream in(script);
   std::string line;
   int lineno = 0;
-  std::vector<std::tuple<std::string, int, std::string>> pmus;
   while (std::getline(in, line)) {
     ++lineno;
     auto fail = [&](const std::string& what) {
@@ -67,14 +65,13 @@ ScriptedPmu::ScriptedPmu(const std::string& script, const std::string& source) {
       if (s.empty() || *end) fail("not a number: '" + s + "'");
       return v;
     };
+    auto type = [&](const std::string& t) {
+      return t == "*" ? -1 : t == "hw" ? PERF_TYPE_HARDWARE : t == "sw" ? PERF_TYPE_SOFTWARE
+             : t == "raw" ? PERF_TYPE_RAW : static_cast<int>(number(t));
+    };
     auto key = [&](size_t i) {
       if (w.size() <= i + 1) fail(w[0] + " needs TYPE CONFIG");
-      Key k;
-      const std::string& t = w[i];
-      k.type = t == "*" ? -1 : t == "hw" ? PERF_TYPE_HARDWARE : t == "sw" ? PERF_TYPE_SOFTWARE
-               : t == "raw" ? PERF_TYPE_RAW : static_cast<int>(number(t));
-      k.config = w[i + 1] == "*" ? -1 : number(w[i + 1]);
-      return k;
+      return Key{type(w[i]), w[i + 1] == "*" ? -1 : number(w[i + 1])};
     };
     auto doubles = [&](size_t from) {
       std::vector<double> v;
@@ -92,22 +89,59 @@ ScriptedPmu::ScriptedPmu(const std::string& script, const std::string& source) {
       kernel_[w[1]] = static_cast<int>(number(w[2]));
     } else if (k == "pmu" && (w.size() == 3 || w.size() == 4)) {
       pmus.emplace_back(w[1], static_cast<int>(number(w[2])), w.size() == 4 ? w[3] : "0");
+      if (core_type_name(w[1])) {
+        const int t = static_cast<int>(number(w[2]));
+        core_order_.push_back(t);
+        core_types_.insert(t);
+      }
     } else if (k == "fail" && w.size() == 4) {
       const int e = errno_named(w[3]);
       if (!e) fail("unknown errno name '" + w[3] + "'");
       failures_.emplace_back(key(1), e);
-    } else if (k == "counters" && w.size() == 2) {
-      counters_ = static_cast<int>(number(w[1]));
+    } else if (k == "counters" && (w.size() == 2 || w.size() == 3)) {
+      const int n = static_cast<int>(number(w[1]));
+      if (w.size() == 2) default_counters_ = n;
+      else counters_[type(w[2]) == PERF_TYPE_HARDWARE ? PERF_TYPE_RAW : type(w[2])] = n;
     } else if (k == "fixed" && w.size() == 3) {
       fixed_.push_back(key(1));
+    } else if (k == "watchdog" && w.size() == 2 && (w[1] == "gp" || w[1] == "off")) {
+      watchdog_ = w[1] == "gp" ? Watchdog::gp : Watchdog::off;
+    } else if (k == "watchdog" && w.size() == 4 && w[1] == "fixed") {
+      watchdog_ = Watchdog::fixed;
+      watchdog_fixed_ = {key(2)};
+    } else if (k == "ticks" && w.size() == 2) {
+      ticks_ = static_cast<int>(number(w[1]));
+      if (ticks_ < 1 || 1000 % ticks_) fail("ticks must divide 1000 (a step is 1000 ns)");
+    } else if (k == "residency" && w.size() >= 3) {
+      residency_.push_back({Key{type(w[1]), -1}, doubles(2)});
     } else if (k == "count") {
       counts_.push_back({key(1), doubles(3)});
     } else if (k == "schedule") {
       schedules_.push_back({key(1), doubles(3)});
     } else {
-      fail("unknown or malformed line (cpu, kernel, pmu, fail, counters, fixed, count, schedule)");
+      fail("unknown or malformed line (cpu, kernel, pmu, fail, counters, fixed, watchdog, ticks, "
+           "residency, count, schedule)");
     }
   }
+}
+
+void ScriptedPmu::default_watchdog() {
+  if (watchdog_ != Watchdog::unset) return;
+  auto it = kernel_.find("nmi_watchdog");
+  if (it == kernel_.end() || it->second == 0) {
+    watchdog_ = Watchdog::off;
+  } else if (cpu_.vendor == "AuthenticAMD") {
+    watchdog_ = Watchdog::gp;
+  } else {  // Intel's watchdog counts cycles, on the fixed cycles counter
+    watchdog_ = Watchdog::fixed;
+    watchdog_fixed_ = {Key{-1, 0x3c}, Key{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES}};
+  }
+}
+
+ScriptedPmu::ScriptedPmu(const std::string& script, const std::string& source) {
+  std::vector<std::tuple<std::string, int, std::string>> pmus;
+  parse(script, source, pmus);
+  default_watchdog();
   sysfs_ = std::make_unique<TempDir>("roofprof-pmu", "the scripted PMU's sysfs");
   const std::string& root = sysfs_->path();
   for (const auto& [name, type, cpus] : pmus) {
@@ -139,12 +173,21 @@ int ScriptedPmu::open(const perf_event_attr& attr, pid_t pid, int cpu, int group
   }
   const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // a real, unique descriptor
   if (fd < 0) return -1;
-  Event e{attr, group_fd >= 0 ? group_fd : fd, {}, 0, 0, 0, 0};
+  Event e{attr, group_fd >= 0 ? group_fd : fd, {}};
   events_[fd] = e;
   events_[e.leader].members.push_back(fd);
+  if (group_fd < 0) {
+    const long key = pid >= 0 ? static_cast<long>(pid) : -(static_cast<long>(cpu) + 2);
+    Timeline& t = timelines_[key];
+    (attr.pinned ? t.pinned : t.flexible).push_back(fd);
+    timeline_key_[fd] = key;
+    events_[fd].read_at = t.steps;
+  }
   opened_.push_back({attr, pid, cpu, group_fd});
   return fd;
 }
+
+ScriptedPmu::Timeline& ScriptedPmu::timeline_of(int leader) { return timelines_.at(timeline_key_.at(leader)); }
 
 ssize_t ScriptedPmu::read(int fd, void* buf, size_t size) {
   auto it = events_.find(fd);
@@ -152,38 +195,23 @@ ssize_t ScriptedPmu::read(int fd, void* buf, size_t size) {
     errno = EBADF;
     return -1;
   }
-  Event& leader = events_.at(it->second.leader);
+  const int leader_fd = it->second.leader;
+  Timeline& t = timeline_of(leader_fd);
+  if (events_.at(leader_fd).read_at == t.steps) advance(t);
+  Event& leader = events_.at(leader_fd);
+  leader.read_at = t.steps;
+  if (leader.error) return 0;  // the kernel's end of file for a group in error state
   const bool group = leader.attr.read_format & PERF_FORMAT_GROUP;
   const std::vector<int> members = group ? leader.members : std::vector<int>{fd};
-  // The group's share of this step: its first scheduled member's rule, 0 if it cannot fit.
-  int programmable_events = 0;
-  double share = 1;
-  bool have_share = false;
-  for (int m : leader.members) {
-    const perf_event_attr& a = events_.at(m).attr;
-    if (programmable(a)) ++programmable_events;
-    if (const Rule* r = find(schedules_, a); r && !have_share) {
-      share = r->values[leader.steps % r->values.size()];
-      have_share = true;
-    }
-  }
-  if (programmable_events > counters_) share = 0;
-  const uint64_t step = leader.steps++;
-  leader.enabled += 1000;
-  leader.running += static_cast<uint64_t>(std::llround(1000 * share));
-  for (int m : leader.members) {
-    Event& e = events_.at(m);
-    if (const Rule* r = find(counts_, e.attr))
-      e.raw += static_cast<uint64_t>(std::llround(r->values[step % r->values.size()] * share));
-  }
+  auto raw = [&](int m) { return static_cast<uint64_t>(std::llround(events_.at(m).raw)); };
   std::vector<uint64_t> out;
   if (group) {
     out.push_back(members.size());
     out.push_back(leader.enabled);
     out.push_back(leader.running);
-    for (int m : members) out.push_back(events_.at(m).raw);
+    for (int m : members) out.push_back(raw(m));
   } else {
-    out = {events_.at(fd).raw, leader.enabled, leader.running};
+    out = {raw(fd), leader.enabled, leader.running};
   }
   const size_t bytes = out.size() * sizeof(uint64_t);
   if (size < bytes) {
@@ -198,6 +226,14 @@ void ScriptedPmu::close(int fd) {
   auto it = events_.find(fd);
   if (it == events_.end()) return;
   const int leader = it->second.leader;
+  if (leader == fd) {
+    Timeline& t = timeline_of(fd);
+    std::erase(t.pinned, fd);
+    std::erase(t.flexible, fd);
+    for (auto f = t.last_first_active.begin(); f != t.last_first_active.end();)
+      f = f->second == fd ? t.last_first_active.erase(f) : std::next(f);
+    timeline_key_.erase(fd);
+  }
   ::close(fd);
   events_.erase(it);
   if (auto l = events_.find(leader); l != events_.end())

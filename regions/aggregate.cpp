@@ -79,6 +79,7 @@ void Aggregator::add(const Instance& inst) {
   a.probe_subtracted += sub;
   add_values(a.counter_totals, inst.counts);
   a.multiplexed |= inst.multiplexed;
+  add_group_times(a.group_times, inst.group_times);
   part.time_s += d;
   if (part.own.size() < inst.counts.size()) part.own.resize(inst.counts.size(), 0.0);
   for (size_t i = 0; i < inst.counts.size(); ++i)
@@ -122,6 +123,7 @@ void Aggregator::merge(const Aggregator& other) {
     a.durations_s.insert(a.durations_s.end(), o.durations_s.begin(), o.durations_s.end());
     add_values(a.counter_totals, o.counter_totals);
     a.multiplexed |= o.multiplexed;
+    add_group_times(a.group_times, o.group_times);
     a.threads_most = std::max(a.threads(), o.threads());
     a.thread_ids.clear();
     a.pids.insert(o.pids.begin(), o.pids.end());

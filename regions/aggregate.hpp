@@ -46,6 +46,7 @@ struct Aggregate {
   ProbeTime probe_subtracted = {};     // what compensation took from time_measured_s, in ns
   std::vector<double> counter_totals;  // sums of instance deltas, backend event order
   bool multiplexed = false;
+  std::vector<GroupTime> group_times;  // sums of the instances' group time deltas
   std::set<Tid> thread_ids;       // threads that ran the region in the current run
   size_t threads_most = 0;        // the most threads of any earlier run (--repeat)
   std::set<int> pids;

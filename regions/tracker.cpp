@@ -120,6 +120,7 @@ void Tracker::share_close(Instance&& inst, bool anchor, CountSource* source, Pro
   if (anchor) {
     s.held.push_back(std::move(inst));
   } else {
+    inst.group_times.clear();  // its thread's times are in the process's, which the first instance gets
     sink_(std::move(inst));
   }
   if (--s.open > 0) return;
@@ -140,6 +141,7 @@ void Tracker::share_close(Instance&& inst, bool anchor, CountSource* source, Pro
       a.counts[i] = own + a.others[i];
     }
     a.multiplexed = a.multiplexed || all.multiplexed;
+    a.group_times = all.group_times;
     sink_(std::move(a));
   }
 }
@@ -162,6 +164,7 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
   CounterDelta d = counter_delta(o.begin, end);
   inst.multiplexed = d.multiplexed;
   inst.counts = std::move(d.values);
+  inst.group_times = std::move(d.group_times);
   if (source != o.source)  // two mechanisms' counters: no delta between them was measured
     std::fill(inst.counts.begin(), inst.counts.end(), std::numeric_limits<double>::quiet_NaN());
   inst.reason = why;

@@ -107,6 +107,9 @@ struct Instance {
   // The probes' time on its thread between its two boundaries (its own entry's part after the
   // entry's timestamp, and every boundary of instances nested in it): compensation subtracts it.
   ProbeTime probe = {};
+  // Its groups' time deltas (common/counts.hpp); scope=process: the first instance has the
+  // process's, the others none (their threads' times are in it).
+  std::vector<GroupTime> group_times = {};
 };
 
 // Reads cumulative counts. Called only when an instance opens or closes.

@@ -18,6 +18,7 @@
 #include "counters/perf_system.hpp"
 #include "counters/run_backend.hpp"
 #include "counters/user_event_sets.hpp"
+#include "counters/w_placement.hpp"
 
 namespace roofprof::cli {
 namespace {
@@ -103,6 +104,11 @@ void print_thread_events(const EventSet& set, const std::vector<EncodedEvent>& t
   if (per_pmu_max > 1)
     std::printf("  More than one unpinned group per PMU: the kernel multiplexes them; their values are scaled "
                 "(value * enabled / running) and flagged as estimates.\n");
+  // What a run gets with the NMI watchdog on (most distributions' default), from the run's own plan.
+  const std::vector<CounterLimit> limits = usable_counters(set, true);
+  const WPlacement w = w_placement(set, thread, plan_event_groups(thread, limits, w_event_ids(set)).groups, limits);
+  if (w.has_w)
+    std::printf("  W with the NMI watchdog on: %s: %s.\n", w.exact ? "exact" : "estimate", w.why.c_str());
 }
 
 void print_uncore_events(const std::vector<EncodedEvent>& uncore) {

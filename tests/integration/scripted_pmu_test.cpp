@@ -79,12 +79,19 @@ TEST(ScriptedPmu, GroupThatNeverRunsGivesNullWSaidNotCounted) {
 
 TEST(ScriptedPmu, HybridByCpuidCountsOnBothCoreTypes) {
   // Meteor Lake (libpfm4 4.13 has no table): P-core FP_ARITH on cpu_core, E-core FP_FLOPS_RETIRED
-  // on cpu_atom, both sysfs PMUs given by the script.
-  const json d = dgemm_of("cpu GenuineIntel 6 0xaa\npmu cpu_core 4\npmu cpu_atom 10\n"
+  // on cpu_atom, both sysfs PMUs given by the script. One thread cannot run on both at once: it
+  // runs 3 of the step's 4 ticks on a P-core (100 fp_x4 there) and one on an E-core (9 flops).
+  const json d = dgemm_of("cpu GenuineIntel 6 0xaa\npmu cpu_core 4\npmu cpu_atom 10\nresidency 4 0.75\n"
                           "count 4 0x18c7 0 100\ncount 10 0x1c8 0 9\n", "");
   SKIP_WITHOUT_SEAMS(d);
+  // W's events fit on each core type beside the NMI watchdog: the plan pins them.
+  Sandbox sb;
+  const RunResult events = sb.roofprof({"events", "--pmu", "mtl"});
+  EXPECT_NE(events.out.find("W with the NMI watchdog on: exact"), std::string::npos) << events.out;
+  // Pinned, each core type's group counts all the work done on it: the sum is exact.
   EXPECT_DOUBLE_EQ(d["flops"].get<double>(), 4 * 100 + 9) << d.dump();
   EXPECT_DOUBLE_EQ(d["flops_by_class"]["dp_flops_atom"].get<double>(), 9);
+  EXPECT_EQ(d["sources"]["flops"], "perf");
 }
 
 TEST(ScriptedPmu, ClientHaswellRunsWithoutItsServerUncoreTables) {

@@ -94,3 +94,96 @@ TEST(CounterDelta, EachGroupIsScaledByItsOwnTimesAndUngroupedValuesSubtract) {
 
 }  // namespace
 }  // namespace roofprof
+
+namespace roofprof {
+namespace {
+
+// A process read of one group per thread: summed values and times, and each thread's part.
+struct Part {
+  uint64_t serial;
+  double val;
+  uint64_t ena, run;
+};
+CounterValues process_of(const std::vector<Part>& parts) {
+  CounterValues v;
+  v.values = {0};
+  v.groups.push_back({0, 1, 0, 0});
+  for (const Part& p : parts) {
+    v.values[0] += p.val;
+    v.groups[0].enabled += p.ena;
+    v.groups[0].running += p.run;
+    v.threads.push_back({p.serial, {p.val}, {{0, 1, p.ena, p.run}}});
+  }
+  return v;
+}
+
+TEST(CounterDelta, ProcessDeltaScalesEachThreadThenSums) {
+  // Thread 1 ran its group all the time (300 events, exact); thread 2 a quarter of its time (10
+  // events seen: 40). perf's per-thread counting gives 340; pooling the times first gave
+  // 310 x 2000 / 1250 = 496.
+  const CounterDelta d = counter_delta(process_of({{1, 0, 0, 0}, {2, 0, 0, 0}}),
+                                       process_of({{1, 300, 1000, 1000}, {2, 10, 1000, 250}}));
+  EXPECT_DOUBLE_EQ(d.values[0], 340);
+  EXPECT_TRUE(d.multiplexed);
+  EXPECT_FALSE(d.not_counted);
+}
+
+TEST(CounterDelta, OneThreadWhoseGroupNeverRanMakesTheProcessTotalNotCounted) {
+  // Pooled, thread 2's zero running time hides in thread 1's: 500 x 2000 / 1000 = 1000, a number
+  // for work nobody counted. Per thread, the total is unknown.
+  const CounterDelta d = counter_delta(process_of({{1, 0, 0, 0}, {2, 0, 0, 0}}),
+                                       process_of({{1, 500, 1000, 1000}, {2, 0, 1000, 0}}));
+  EXPECT_TRUE(std::isnan(d.values[0]));
+  EXPECT_TRUE(d.not_counted);
+}
+
+TEST(CounterDelta, ThreadPartsAreMatchedBySerialNotPosition) {
+  // Thread 1 exited before the region (its part unchanged: nothing), thread 3 started inside it
+  // (from zero), thread 2 ran all along.
+  const CounterDelta d = counter_delta(process_of({{1, 70, 500, 500}, {2, 5, 100, 100}}),
+                                       process_of({{1, 70, 500, 500}, {3, 9, 400, 400}, {2, 25, 300, 300}}));
+  EXPECT_DOUBLE_EQ(d.values[0], 20 + 9);
+  EXPECT_FALSE(d.multiplexed);
+}
+
+TEST(CounterDelta, SystemWideTailIsScaledByItsOwnTimes) {
+  CounterValues b = process_of({{1, 0, 0, 0}}), e = process_of({{1, 8, 100, 100}});
+  b.values.push_back(1000);
+  b.groups.push_back({1, 1, 50, 50});
+  e.values.push_back(1600);
+  e.groups.push_back({1, 1, 250, 150});
+  const CounterDelta d = counter_delta(b, e);
+  EXPECT_DOUBLE_EQ(d.values[0], 8);
+  EXPECT_DOUBLE_EQ(d.values[1], 600.0 * 200 / 100);
+}
+
+TEST(CounterDelta, PinnedGroupNotRunningIsOnTheOtherCoreTypeNotMultiplexed) {
+  // A pinned group is never rotated out; on a hybrid it does not run while its thread is on the
+  // other core type, where its events do not occur: its raw delta is exact.
+  CounterValues b = one_group({0}, 0, 0), e = one_group({400}, 1000, 750);
+  b.groups[0].pinned = e.groups[0].pinned = true;
+  const CounterDelta d = counter_delta(b, e);
+  EXPECT_DOUBLE_EQ(d.values[0], 400);
+  EXPECT_FALSE(d.multiplexed);
+  CounterValues never = one_group({0}, 1000, 0);
+  never.groups[0].pinned = true;
+  EXPECT_DOUBLE_EQ(counter_delta(b, never).values[0], 0);
+}
+
+}  // namespace
+}  // namespace roofprof
+
+namespace roofprof {
+namespace {
+
+TEST(CounterDelta, ThreadPooledAfterItsExitCountsOnlyWhatItDidInTheInterval) {
+  // Thread 2 (exact all along) had 30 at the start and exited with 50: ProcessCounters pooled it
+  // into part 0, which already held 1000 of threads gone before. Thread 1 was scaled.
+  CounterValues b = process_of({{0, 1000, 4000, 4000}, {1, 0, 0, 0}, {2, 30, 300, 300}});
+  CounterValues e = process_of({{0, 1050, 4500, 4500}, {1, 10, 1000, 500}});
+  const CounterDelta d = counter_delta(b, e);
+  EXPECT_DOUBLE_EQ(d.values[0], 20 + 20);
+}
+
+}  // namespace
+}  // namespace roofprof

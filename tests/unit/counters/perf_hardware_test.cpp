@@ -11,6 +11,8 @@
 #include "common/error.hpp"
 #include "counters/capabilities.hpp"
 #include "counters/event_catalog.hpp"
+#include "counters/group_plan.hpp"
+#include "counters/perf_system.hpp"
 #include "counters/pfm_library.hpp"
 
 namespace roofprof::counters {
@@ -39,17 +41,30 @@ TEST(PerfHardware, EventsComeInGroupOrder) {
 // The groups the in-process agent opens: the plan's, with the attributes open() uses.
 TEST(PerfHardware, ThreadGroupsAreThePlannedGroups) {
   const EventSet& skx = *find_event_set("skx");
-  auto backend = make_perf_hardware_backend(thread_events("skx"), skx.counters);
+  auto backend = make_perf_hardware_backend(thread_events("skx"), skx.counters, perf_system().sysfs_root(),
+                                            w_event_ids(skx));
   const auto groups = backend->thread_groups();
-  ASSERT_EQ(groups.size(), 3u);  // roofprof events --pmu skx: fixed + dp, sp, L2 lines
+  // roofprof events --pmu skx with all 4 counters: W's 5 events cannot be pinned whole; fixed +
+  // its first four, then sp_512 and the L2 lines.
+  ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].size(), 7u);
-  EXPECT_EQ(groups[1].size(), 4u);
-  EXPECT_EQ(groups[2].size(), 2u);
+  EXPECT_EQ(groups[1].size(), 3u);
   EXPECT_EQ(groups[0][3].type, uint32_t(PERF_TYPE_RAW));
-  EXPECT_EQ(groups[0][3].config, 0x1c7u);  // dp_scalar, as events()[3] says
-  EXPECT_EQ(groups[2][1].config, 0x2f2u);  // l2_lines_out
+  EXPECT_EQ(groups[0][3].config, 0x3c7u);  // fp_scalar, as events()[3] says
+  EXPECT_EQ(groups[1][2].config, 0x2f2u);  // l2_lines_out
   for (const auto& g : groups)
-    for (const perf_event_attr& a : g) EXPECT_EQ(a.exclude_kernel, 1u);  // user level
+    for (const perf_event_attr& a : g) {
+      EXPECT_EQ(a.exclude_kernel, 1u);  // user level
+      EXPECT_EQ(a.pinned, 0u);
+    }
+  // Ice Lake-SP: W fits, its group's leader (only) carries pinned, as open() opens it.
+  const EventSet& icx = *find_event_set("icx");
+  const auto icx_groups = make_perf_hardware_backend(thread_events("icx"), icx.counters, perf_system().sysfs_root(),
+                                                     w_event_ids(icx))->thread_groups();
+  ASSERT_EQ(icx_groups.size(), 2u);
+  EXPECT_EQ(icx_groups[0][0].pinned, 1u);
+  for (size_t i = 1; i < icx_groups[0].size(); ++i) EXPECT_EQ(icx_groups[0][i].pinned, 0u);
+  for (const perf_event_attr& a : icx_groups[1]) EXPECT_EQ(a.pinned, 0u);
 }
 
 TEST(PerfHardware, OpenFailsCleanlyWithoutAPmuAndCountsWithOne) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "counters/backend.hpp"
@@ -130,6 +131,59 @@ TEST(ProcessCounters, AProcessReadTakesTheBoundarysThreadFromItsFreshRead) {
   EXPECT_EQ(b.reads, (std::map<pid_t, int>{{10, 1}, {11, 1}, {12, 1}}));
   EXPECT_EQ(all.values, (std::vector<double>{3}));
   EXPECT_EQ(pc.read_process().values, (std::vector<double>{6})) << "without one: every group read";
+}
+
+}  // namespace
+}  // namespace roofprof::counters
+
+namespace roofprof::counters {
+namespace {
+
+TEST(ProcessCounters, ProcessReadKeepsEveryThreadsPartUnderANumberNeverReused) {
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  WorkerThread one([] { touch_fresh_pages(10); });
+  WorkerThread two([] { touch_fresh_pages(10); });
+  pc.add_thread(one.tid());
+  pc.add_thread(two.tid());
+  const CounterValues before = pc.read_process();
+  ASSERT_EQ(before.threads.size(), 2u);
+  EXPECT_NE(before.threads[0].serial, before.threads[1].serial);
+  pc.remove_thread(one.tid());
+  pc.add_thread(one.tid());  // the same tid again: another thread as far as counting goes
+  const CounterValues after = pc.read_process();
+  ASSERT_EQ(after.threads.size(), 3u) << "the retired thread's last read stays";
+  std::set<uint64_t> serials;
+  for (const auto& t : after.threads) serials.insert(t.serial);
+  EXPECT_EQ(serials.size(), 3u);
+  EXPECT_EQ(after.threads[0].groups.size(), after.groups.size());
+}
+
+}  // namespace
+}  // namespace roofprof::counters
+
+namespace roofprof::counters {
+namespace {
+
+TEST(ProcessCounters, ThreadsThatExitExactArePooledIntoOnePart) {
+  // Software events always run: every exited thread goes into part 0, however many there are,
+  // and a region's process delta still counts each thread's work once.
+  auto b = faults_backend();
+  ProcessCounters pc(*b);
+  std::vector<std::unique_ptr<WorkerThread>> workers;
+  for (int i = 0; i < 3; ++i) {
+    workers.push_back(std::make_unique<WorkerThread>([] { touch_fresh_pages(50); }));
+    pc.add_thread(workers.back()->tid());
+  }
+  const CounterValues begin = pc.read_process();
+  for (auto& w : workers) w->run_job();
+  for (auto& w : workers) pc.remove_thread(w->tid());
+  const CounterValues end = pc.read_process();
+  ASSERT_EQ(end.threads.size(), 1u);
+  EXPECT_EQ(end.threads[0].serial, 0u);
+  const CounterDelta d = counter_delta(begin, end);
+  EXPECT_DOUBLE_EQ(d.values[kFaults], end.values[kFaults] - begin.values[kFaults]);
+  EXPECT_GE(d.values[kFaults], 150);
 }
 
 }  // namespace

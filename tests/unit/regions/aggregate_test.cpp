@@ -182,3 +182,29 @@ TEST(Aggregator, EachProcessNumbersItsOwnThreads) {
 
 }  // namespace
 }  // namespace roofprof::regions
+
+namespace roofprof::regions {
+namespace {
+
+TEST(Aggregator, SumsGroupTimesOfInstancesAndMergedRuns) {
+  // The times say what share of the region a group ran (on a hybrid: its core type's share).
+  Aggregator a;
+  Instance one{1, 100, 7, 0, 10, {1, 1}, false, CloseReason::Return};
+  one.group_times = {{0, 1000, 750}, {1, 1000, 250}};
+  Instance two = one;
+  two.group_times = {{0, 3000, 3000}, {1, 3000, 0}};
+  a.add(one);
+  a.add(two);
+  Aggregator b;
+  b.add(one);
+  a.merge(b);
+  const auto& g = a.regions().at(1).group_times;
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].enabled, 5000u);
+  EXPECT_EQ(g[0].running, 4500u);
+  EXPECT_EQ(g[1].first, 1u);
+  EXPECT_EQ(g[1].running, 500u);
+}
+
+}  // namespace
+}  // namespace roofprof::regions
