@@ -332,15 +332,18 @@ inline json load_result(const RunResult& r, const std::string& name = "roofprof.
 }
 
 // The result's warnings other than the in-process probe's overhead notes ("region 'f': about
-// N % of its time is the in-process probe's own work ..."), which depend on how fast this
-// machine is against the region (docs/preload.md, "What a boundary costs").
+// N % of its time is the in-process probe's own work ...") and its counters-only-where-cheap
+// notes ("... read the clock alone ..."), which depend on how fast this machine is against the
+// region (docs/preload.md, "What a boundary costs").
 inline json plain_warnings(const json& doc) {
   json out = json::array();
   if (!doc.is_object() || !doc.contains("warnings")) return out;
-  for (const auto& w : doc["warnings"])
-    if (!w.is_string() ||
-        w.get<std::string>().find("of its time is the in-process probe's own work") == std::string::npos)
+  for (const auto& w : doc["warnings"]) {
+    const std::string text = w.is_string() ? w.get<std::string>() : std::string();
+    if (text.find("of its time is the in-process probe's own work") == std::string::npos &&
+        text.find("in-process boundaries read the clock alone") == std::string::npos)
       out.push_back(w);
+  }
   return out;
 }
 
