@@ -236,7 +236,7 @@ size_t Collector::drain(Source& s, bool final) {
     }
     const bool has_region = r.kind == RecordKind::Enter || r.kind >= RecordKind::SpanStart;
     const auto& ids = has_region ? regions_of(s, r.region) : none;
-    if (r.kind == RecordKind::Enter)
+    if (r.kind == RecordKind::Enter || r.kind == RecordKind::SpanStart)
       for (regions::RegionId id : ids) ++(r.has_counts || !n_events_ ? calls_[id].counted : calls_[id].clock_only);
     replay_.feed(r, ids);
   }, final);

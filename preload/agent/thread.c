@@ -171,11 +171,18 @@ RP_HIDDEN void *rp_on_span_patch(const struct rp_patch_desc *d, uint64_t sp) {
     __atomic_fetch_add(&rp.file->reentered, 1, __ATOMIC_RELAXED);
     return next;
   }
-  t->busy = sp;
   const int kind = d->role == RP_SITE_SPAN_START  ? RP_SPAN_START
                    : d->role == RP_SITE_SPAN_STOP ? RP_SPAN_STOP
                                                   : RP_SPAN_RESUME;
+  /* Turned off (the probe budget): no new instance opens; a stop still closes one left open. */
+  struct rp_region_state *st = rp_region_state_of(rp.states, d->region);
+  if (kind != RP_SPAN_STOP && st && (__atomic_load_n(&st->flags, __ATOMIC_RELAXED) & RP_STATE_OFF)) return next;
+  t->busy = sp;
+  /* Timed as an entry or a return is (compensation): from the first clock read to the last. */
+  if (!rp.emul) t->boundary_start = rp_now_ns();
+  t->probe_boundaries++;
   rp_emit(t, kind, RP_REASON_SPAN_STOP, d->region, sp);
+  boundary_end(t);
   t->busy = 0;
   return next;
 }

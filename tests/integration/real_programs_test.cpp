@@ -180,6 +180,21 @@ TEST(RealPrograms, ProbingAnInlinedCopyCostsAtMostThreeTimesTheBareRun) {
   EXPECT_LE(probed, 3 * bare) << "bare " << bare << " s, roofprof " << probed << " s";
 }
 
+// The span patches of an inlined copy are timed like entries and returns (compensation): main,
+// which runs the copy 100,000 times, gets their measured time subtracted, at least a clock read
+// for each of the 200,000 boundaries (about 1 ms); without it only main's own entry's part.
+TEST(RealPrograms, AnInlinedCopysSpanPatchesAreCompensatedInTheFunctionAroundThem) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "time", "-q", "-r", "main", "-r", "scale_add", "-o", "r.json", "--",
+                        fixture("real_inlined"), "20000", "100000"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "r.json");
+  EXPECT_EQ(calls(region(doc, "scale_add")), 100000);
+  const json& outer = region(doc, "main");
+  ASSERT_TRUE(outer.contains("compensation")) << outer.dump();
+  EXPECT_GT(outer["compensation"]["measured_s"].get<double>(), 200000 * 5e-9) << outer.dump();
+}
+
 TEST(RealPrograms, CloneNamesAsSuggestedAreAccepted) {
   Sandbox sb;
   for (std::string name : {"ns::dot<double> [clone .isra.0]", "kern_axpy", "ns::dot<double>",
