@@ -11,9 +11,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "counters/backend.hpp"
+#include "probes/entry_patch.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
 #include "result/result.hpp"
@@ -193,6 +195,13 @@ class Session : public regions::CountSource {
                                  std::map<uint64_t, std::string>* refused);
   std::optional<std::string> jumped_into(Task& t, const symbolizer::LoadedModule& m, const symbolizer::Symbol& self,
                                          uint64_t entry, size_t len);
+  // Writes a planned patch (entry or span) at `site` of `sym`: its thunk, made by `thunk_code`
+  // (the patch, the thunk's address) in scratch memory near the site, then the jump to it.
+  // Returns why it could not (nullopt: written).
+  using ThunkCode = std::function<std::vector<uint8_t>(const probes::EntryPatch&, uint64_t thunk)>;
+  std::optional<std::string> write_patch(Task& t, const symbolizer::LoadedModule& m, const symbolizer::Symbol& sym,
+                                         TraceeAddr site, const std::variant<probes::EntryPatch, std::string>& plan,
+                                         const ThunkCode& thunk_code);
   void initial_check(Task& t);
   TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size);
   // AddressSpace::add_probe with scratch pages mapped in `t`; false (warned once) when none

@@ -101,6 +101,28 @@ std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::Loade
   return std::nullopt;
 }
 
+std::optional<std::string> Session::write_patch(Task& t, const symbolizer::LoadedModule& m,
+                                                const symbolizer::Symbol& sym, TraceeAddr site,
+                                                const std::variant<probes::EntryPatch, std::string>& plan,
+                                                const ThunkCode& thunk_code) {
+  if (auto* why = std::get_if<std::string>(&plan)) return *why;
+  const auto& patch = std::get<probes::EntryPatch>(plan);
+  if (auto why = jumped_into(t, m, sym, site.value(), patch.original.size())) return why;
+  ThreadGroup& g = *t.group;
+  TraceeAddr thunk = g.as->take_code(site, RP_PATCH_THUNK_BYTES,
+                                     [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); });
+  if (!thunk) return std::string("no scratch page could be mapped near it");
+  try {
+    auto jump = probes::entry_jump(patch, thunk.value());
+    auto body = thunk_code(patch, thunk.value());
+    if (!g.as->mem().write(thunk, body.data(), body.size()) || !g.as->mem().write(site, jump.data(), jump.size()))
+      return std::string("its code cannot be written");
+  } catch (const UserError& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
 std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModule& m,
                                           const std::vector<probes::PlannedProbe>& planned,
                                           const std::set<uint64_t>& busy, std::map<uint64_t, std::string>* refused) {
@@ -144,30 +166,11 @@ std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModul
       continue;
     }
     auto plan = probes::plan_entry_patch(code, entry.value(), sites);
-    if (auto* why = std::get_if<std::string>(&plan)) {
+    auto why = write_patch(t, m, *sym, entry, plan, [&](const probes::EntryPatch& patch, uint64_t thunk) {
+      return probes::thunk_code(patch, thunk, g.patch_entry.value(), opts_.agent->patched(regions));
+    });
+    if (why) {
       refuse(*why);
-      continue;
-    }
-    const auto& patch = std::get<probes::EntryPatch>(plan);
-    if (auto why = jumped_into(t, m, *sym, entry.value(), patch.original.size())) {
-      refuse(*why);
-      continue;
-    }
-    TraceeAddr thunk = g.as->take_code(entry, RP_PATCH_THUNK_BYTES,
-                                       [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); });
-    if (!thunk) {
-      refuse("no scratch page could be mapped near it");
-      continue;
-    }
-    try {
-      auto jump = probes::entry_jump(patch, thunk.value());
-      auto body = probes::thunk_code(patch, thunk.value(), g.patch_entry.value(), opts_.agent->patched(regions));
-      if (!g.as->mem().write(thunk, body.data(), body.size()) || !g.as->mem().write(entry, jump.data(), jump.size())) {
-        refuse("its code cannot be written");
-        continue;
-      }
-    } catch (const UserError& e) {
-      refuse(e.what());
       continue;
     }
     done.insert(address);
@@ -221,31 +224,12 @@ std::set<uint64_t> Session::patch_spans(Task& t, const symbolizer::LoadedModule&
       continue;
     }
     auto plan = probes::plan_span_patch(code, start.value(), site.value(), sites);
-    if (auto* why = std::get_if<std::string>(&plan)) {
+    auto why = write_patch(t, m, *sym, site, plan, [&](const probes::EntryPatch& patch, uint64_t thunk) {
+      return probes::span_thunk_code(patch, thunk, g.patch_span.value(), opts_.agent->patched({p.region}),
+                                     uint32_t(p.role));
+    });
+    if (why) {
       refuse(*why);
-      continue;
-    }
-    const auto& patch = std::get<probes::EntryPatch>(plan);
-    if (auto why = jumped_into(t, m, *sym, site.value(), patch.original.size())) {
-      refuse(*why);
-      continue;
-    }
-    TraceeAddr thunk = g.as->take_code(site, RP_PATCH_THUNK_BYTES,
-                                       [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); });
-    if (!thunk) {
-      refuse("no scratch page could be mapped near it");
-      continue;
-    }
-    try {
-      auto jump = probes::entry_jump(patch, thunk.value());
-      auto body = probes::span_thunk_code(patch, thunk.value(), g.patch_span.value(), opts_.agent->patched({p.region}),
-                                          uint32_t(p.role));
-      if (!g.as->mem().write(thunk, body.data(), body.size()) || !g.as->mem().write(site, jump.data(), jump.size())) {
-        refuse("its code cannot be written");
-        continue;
-      }
-    } catch (const UserError& e) {
-      refuse(e.what());
       continue;
     }
     done.insert(address);
