@@ -1,6 +1,8 @@
 #include "cli/assemble.hpp"
 
+#include "counters/native_counters.hpp"
 #include "counters/run_backend.hpp"
+#include "preload/native_format.h"
 #include "result/balance.hpp"
 
 #include <fmt/format.h>
@@ -24,6 +26,25 @@ counters::Derived derived(const counters::EventSet& hardware, const std::vector<
 std::optional<double> hardware_flops(const counters::EventSet* hardware, const std::vector<counters::EventInfo>& events,
                                      const std::vector<double>& values) {
   return hardware ? derived(*hardware, events, values).flops : std::nullopt;
+}
+
+// W from native counting's classes (counters/native_counters.hpp) where the events have them:
+// the sum of the classes, as the emulated run's W (emulated_quantities); null where one is not counted.
+struct NativeW {
+  std::optional<double> flops;
+  std::map<std::string, double> by_class;
+};
+std::optional<NativeW> native_flops(const std::vector<counters::EventInfo>& events, const std::vector<double>& values) {
+  const int at = counters::native_events_at(events);
+  if (at < 0) return std::nullopt;
+  NativeW w{0.0, {}};
+  for (int s = 0; s < RP_NATIVE_SLOTS; ++s) {
+    const size_t i = size_t(at + s);
+    if (i >= values.size() || !counters::is_counted(values[i])) return NativeW{};
+    w.by_class[events[i].name.substr(6)] = values[i];  // "flops_dp_256" -> "dp_256"
+    *w.flops += values[i];
+  }
+  return w;
 }
 
 std::vector<std::string> names_of(const std::vector<counters::EventInfo>& events) {
@@ -109,9 +130,20 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       for (const auto& e : events) r.counters[e.name] = 0.0;  // never entered: nothing counted
     }
     if (!events.empty()) r.sources["counters"] = counter_source;
+    const bool native = counters::native_events_at(events) >= 0;
     if (it != agg.regions().end())
-      set_thread_parts(r, it->second, [&](const std::vector<double>& v) { return hardware_flops(hardware, events, v); },
+      set_thread_parts(r, it->second,
+                       [&](const std::vector<double>& v) {
+                         if (native) return native_flops(events, v)->flops;
+                         return hardware_flops(hardware, events, v);
+                       },
                        true);
+    if (native) {
+      NativeW w = it != agg.regions().end() ? *native_flops(events, it->second.counter_totals) : NativeW{0.0, {}};
+      r.flops = w.flops;
+      r.flops_by_class = std::move(w.by_class);
+      r.sources["flops"] = "native";
+    }
     if (hardware && it != agg.regions().end()) {
       auto d = derived(*hardware, events, it->second.counter_totals);
       r.flops = d.flops;

@@ -88,7 +88,7 @@ void merge_thread_parts(result::Region& r, const regions::Aggregate& a, const st
 }  // namespace
 
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
-                                        bool cache_sim) {
+                                        bool cache_sim, bool traffic_only) {
   const regions::Aggregator& agg = emulated.aggregate;
   std::vector<std::string> warnings;
   const auto& names = emulated.counters;
@@ -113,12 +113,23 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
       for (size_t i = 0; i < names.size() && i < it->second.counter_totals.size(); ++i)
         totals[i] = it->second.counter_totals[i];
     auto q = emulated_quantities(names, totals);
-    if (it != agg.regions().end()) merge_thread_parts(r, it->second, names);
+    if (traffic_only) {
+      // W is native counting's, of the code that ran natively; the emulated run may have taken
+      // other code (a library dispatching on the CPU the emulator reports), and then its bytes
+      // describe that code.
+      if (r.flops && *r.flops != q.flops)
+        warnings.push_back(fmt::format("region '{}': the emulated run did {:.6g} flops where the native run did {:.6g} "
+                                       "(the program or a library took other code under emulation): its bytes "
+                                       "describe that code",
+                                       r.name, q.flops, *r.flops));
+    } else {
+      if (it != agg.regions().end()) merge_thread_parts(r, it->second, names);
+      r.flops = q.flops;
+      r.flops_by_class = std::move(q.flops_by_class);
+      r.sources["flops"] = "emul";
+    }
     r.instructions = q.instructions;
-    r.flops = q.flops;
-    r.flops_by_class = std::move(q.flops_by_class);
     for (auto& [level, b] : q.bytes) r.bytes[level] = b;
-    r.sources["flops"] = "emul";
     r.sources["instructions"] = "emul";
     r.sources["bytes"] = "emul";  // L1: exact; beyond L1 (cache simulation) overridden per level
     if (cache_sim)

@@ -29,8 +29,10 @@ std::vector<std::string> emulation_left_out(const probes::Planner& planner);
 
 // Adds W (flops, flops_by_class), Q (bytes per level) and instructions from the emulated run
 // to `regions` (in planner order), with their sources. Returns warnings (call-count mismatches).
+// `traffic_only` (native counting's emulated pass): W stays the native run's, a difference is
+// said.
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
-                                        bool cache_sim);
+                                        bool cache_sim, bool traffic_only = false);
 
 // The cache hierarchy the emulated run simulated, as the result file records it; empty without
 // cache simulation.

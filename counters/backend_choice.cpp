@@ -43,9 +43,22 @@ BackendChoice choose_perf(const Capabilities& c, bool explicit_request) {
 }
 
 BackendChoice choose_emul(const Capabilities& c, const std::string& why) {
-  BackendChoice out{BackendKind::emul, why + "; valgrind " + *c.valgrind_version +
+  BackendChoice out{BackendKind::emul, (why.empty() ? "" : why + "; ") + "valgrind " + *c.valgrind_version +
                                            " found: exact counts by emulation (much slower)", {}};
   add_emul_warnings(c, out);
+  return out;
+}
+
+BackendChoice choose_native(const Capabilities& c, const std::string& why) {
+  BackendChoice out{BackendKind::native, why + ": flops counted where they run, by patched code (native counting)", {}};
+  if (c.valgrind_version) {
+    out.traffic_by_emulation = true;
+    out.reason += "; bytes below L1 by an emulated run (valgrind " + *c.valgrind_version + ") where it fits "
+                  "--emul-budget";
+  } else {
+    out.warnings.push_back("bytes (Q) are not measured: no hardware counters and no valgrind for an emulated run "
+                           "(sudo apt-get install valgrind)");
+  }
   return out;
 }
 
@@ -56,6 +69,7 @@ std::string to_string(BackendKind kind) {
     case BackendKind::perf: return "perf";
     case BackendKind::emul: return "emul";
     case BackendKind::time: return "time";
+    case BackendKind::native: return "native";
   }
   return "time";
 }
@@ -70,20 +84,20 @@ BackendChoice choose_backend(const std::string& requested, const Capabilities& c
   }
   if (requested == "time")
     return {BackendKind::time, "requested: wall time and software counters only", {}};
+  if (requested == "native") return choose_native(c, "requested");
   if (requested != "auto")
-    throw UserError("unknown backend '" + requested + "' (use auto, perf, emul or time)");
+    throw UserError("unknown backend '" + requested + "' (use auto, perf, native, emul or time)");
 
   if (c.hardware_counters && hardware_gives_w(c)) return choose_perf(c, false);
-  if (c.valgrind_version) {
-    const std::string why = c.hardware_counters
-                                ? "hardware counters cannot give W (" + why_no_w(c) + ")"
-                                : "no usable hardware counters (" + c.hardware_problem + ")";
-    return choose_emul(c, why);
-  }
+  const std::string why = c.hardware_counters ? "hardware counters cannot give W (" + why_no_w(c) + ")"
+                                              : "no usable hardware counters (" + c.hardware_problem + ")";
+  return choose_native(c, why);
+}
+
+BackendChoice choose_without_native(const Capabilities& c, const std::string& why) {
+  if (c.valgrind_version) return choose_emul(c, why);
   if (c.hardware_counters) return choose_perf(c, false);
-  return {BackendKind::time,
-          "no usable hardware counters (" + c.hardware_problem +
-              ") and no valgrind: wall time and software counters only",
+  return {BackendKind::time, (why.empty() ? "" : why + ", and ") + "no valgrind: wall time and software counters only",
           {"install valgrind (sudo apt-get install valgrind) for flops and bytes by emulation"}};
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// `--backend auto|perf|emul|time`: which measurement backend a run uses, decided from probed
+// `--backend auto|perf|native|emul|time`: which measurement backend a run uses, decided from probed
 // capabilities (probe_capabilities()). Pure function: the lead's `roofprof run` calls it and
 // prints `reason`; doctor prints what `auto` would pick.
 #include <string>
@@ -13,6 +13,7 @@ enum class BackendKind {
   perf,  // hardware counters through perf_event (plus software events)
   emul,  // exact counts by emulation under Valgrind (emul/)
   time,  // wall time and software events only
+  native,  // flops counted where they run, by patched code (native/, docs/native.md)
 };
 
 std::string to_string(BackendKind kind);  // "perf", "emul", "time"
@@ -21,10 +22,17 @@ struct BackendChoice {
   BackendKind kind = BackendKind::time;
   std::string reason;                 // one line: why this backend
   std::vector<std::string> warnings;  // limits of the chosen backend on this machine
+  // native: valgrind is there for an emulated pass that measures the traffic below L1 (the
+  // run decides whether it fits its budget, docs/native.md)
+  bool traffic_by_emulation = false;
 };
 
 // Throws UserError (one line, with what to do) when an explicitly requested backend cannot
 // work here, e.g. `perf` without a usable PMU, `emul` without valgrind, or an unknown name.
 BackendChoice choose_backend(const std::string& requested, const Capabilities& caps);
+
+// What `auto` picks where native counting cannot run (`why`: no ptrace to patch the code with):
+// emul with valgrind, else perf (software events) or time.
+BackendChoice choose_without_native(const Capabilities& caps, const std::string& why);
 
 }  // namespace roofprof::counters

@@ -1,4 +1,5 @@
 #include "counters/run_backend.hpp"
+#include "counters/native_counters.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -131,6 +132,7 @@ RunCounting make_run_counting(BackendKind kind, const Capabilities& caps,
       rc.catalog = caps.catalog;
     }
   }
+  if (kind == BackendKind::native) parts.push_back(make_native_backend());
   if (parts.empty()) rc.backend = make_null_backend();
   else if (parts.size() == 1) rc.backend = std::move(parts.front());
   else rc.backend = make_combined_backend(std::move(parts));

@@ -38,6 +38,13 @@ enum rp_native_slot {
 /* %fs offset of a slot's 64-bit count */
 #define RP_NATIVE_SLOT_OFFSET(slot) (RP_NATIVE_TCB_OFFSET + 8 * (slot))
 
+/* How roofprof tells the agent to read the slots: a group of ROOFPROF_AGENT_EVENTS
+ * (record_format.h) whose events have this perf_event_attr.type, which no PMU of the kernel has,
+ * and the slot as their config. The agent reads them from the thread's own block (no system
+ * call); its process-scope reading sums the blocks of the threads it started and those that
+ * exited (preload/agent/native.c). */
+#define RP_NATIVE_EVENT_TYPE 0x7e4e0000u
+
 /* The counter names of the slots, as results and the emulation tool name them ("flops_dp_256"). */
 #define RP_NATIVE_SLOT_NAMES                                                                       \
   {"flops_sp_scalar", "flops_sp_128", "flops_sp_256", "flops_sp_512", "flops_dp_scalar",           \

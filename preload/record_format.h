@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "preload/native_format.h" /* RP_NATIVE_EVENT_TYPE */
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
@@ -52,7 +53,8 @@
 /* (0x2 is not used: the agent never pins a group, see preload/agent_events.cpp) */
 #define RP_EVENTS_GROUP_SEP ';'
 #define RP_EVENTS_EVENT_SEP ','
-#define RP_GROUP_TIMED(leader_type) ((leader_type) != 1u /* PERF_TYPE_SOFTWARE */)
+/* native counting's slots (native_format.h, RP_NATIVE_EVENT_TYPE) are never rotated either */
+#define RP_GROUP_TIMED(leader_type) ((leader_type) != 1u /* PERF_TYPE_SOFTWARE */ && (leader_type) != RP_NATIVE_EVENT_TYPE)
 /* A snapshot: n_events counts, then (time_enabled, time_running) of each timed group */
 #define RP_MAX_VALUES (RP_MAX_EVENTS + 2 * RP_MAX_TIMED_GROUPS)
 #define RP_MAX_DEPTH 256 /* hooked calls in progress per thread (shadow stack) */

@@ -265,7 +265,7 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   run.exit_status = doc.member("exit_status").integer_in_or_null(0, 255);
   run.term_signal = doc.member("term_signal").integer_in_or_null(1, 64);
   run.complete = doc.member("complete").boolean();
-  run.backend = doc.member("backend").one_of({"perf", "emul", "time", "mixed"});
+  run.backend = doc.member("backend").one_of({"perf", "native", "emul", "time", "mixed"});
   run.scope = doc.member("scope").one_of({"process", "thread", "mixed"});
   run.repeat = doc.member("repeat").integer();
   if (run.repeat < 1) doc.member("repeat").fail("expected 1 or more");
@@ -287,6 +287,23 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   if (doc.has("agent_reader")) {  // optional member
     JsonNode r = doc.member("agent_reader");
     run.agent_reader = AgentReader{r.member("cpu_s").amount(), r.member("sleeps").count(), r.member("rings").count()};
+  }
+  if (doc.has("native_counting")) {  // optional member
+    JsonNode modules = doc.member("native_counting").member("modules");
+    NativeCounting nc;
+    for (size_t i = 0; i < modules.size(); ++i) {
+      JsonNode m = modules.element(i);
+      NativeModule out{m.member("path").string(), m.member("sites").count(), m.member("fp_insns").count(),
+                       m.member("uncounted_fp_insns").count(), {}, m.member("failure").string()};
+      JsonNode uncounted = m.member("uncounted");
+      for (size_t k = 0; k < uncounted.size(); ++k) {
+        JsonNode u = uncounted.element(k);
+        out.uncounted.push_back({u.member("address").count(), u.member("function").string(), u.member("why").string(),
+                                 u.member("fp_insns").count()});
+      }
+      nc.modules.push_back(std::move(out));
+    }
+    run.native_counting = std::move(nc);
   }
   if (doc.has("survey")) run.survey = read_survey(doc.member("survey"));  // optional member
   if (doc.has("simulated_caches")) {  // optional member

@@ -272,6 +272,21 @@ J build_json(const Run& run) {
     const AgentReader& r = *run.agent_reader;
     out["agent_reader"] = J{{"cpu_s", finite(r.cpu_s, "agent_reader.cpu_s")}, {"sleeps", r.sleeps}, {"rings", r.rings}};
   }
+  if (run.native_counting) {  // optional member: what native counting patched
+    J modules = J::array();
+    for (const NativeModule& m : run.native_counting->modules) {
+      J uncounted = J::array();
+      for (const NativeUncounted& u : m.uncounted)
+        uncounted.push_back(J{{"address", u.address}, {"function", u.function}, {"why", u.why}, {"fp_insns", u.fp_insns}});
+      modules.push_back(J{{"path", m.path},
+                          {"sites", m.sites},
+                          {"fp_insns", m.fp_insns},
+                          {"uncounted_fp_insns", m.uncounted_fp_insns},
+                          {"uncounted", std::move(uncounted)},
+                          {"failure", m.failure}});
+    }
+    out["native_counting"] = J{{"modules", std::move(modules)}};
+  }
   if (run.survey) out["survey"] = survey_json<J>(*run.survey);  // optional member: survey results
   if (!run.simulated_caches.empty()) {  // optional member: emulated runs with cache simulation
     J levels = J::array();

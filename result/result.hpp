@@ -211,6 +211,30 @@ struct AgentReader {
   bool operator==(const AgentReader&) const = default;
 };
 
+// What native counting patched (docs/native.md): per module, its counting sites and the static
+// floating-point instructions it could not count. Optional member: runs with --backend native.
+struct NativeUncounted {
+  uint64_t address = 0;  // where the site starts (runtime address in the run)
+  std::string function;
+  std::string why;
+  uint64_t fp_insns = 0;
+  bool operator==(const NativeUncounted&) const = default;
+};
+struct NativeModule {
+  std::string path;
+  uint64_t sites = 0;
+  uint64_t fp_insns = 0;            // static instructions with flops in its functions
+  uint64_t uncounted_fp_insns = 0;  // of them, in code that could not be patched
+  std::vector<NativeUncounted> uncounted;  // the first kMaxNativeUncounted of the module
+  std::string failure;              // why nothing of it counts; "" when it does
+  bool operator==(const NativeModule&) const = default;
+};
+inline constexpr size_t kMaxNativeUncounted = 20;
+struct NativeCounting {
+  std::vector<NativeModule> modules;  // those with floating-point code
+  bool operator==(const NativeCounting&) const = default;
+};
+
 // One level of the cache hierarchy an emulated run simulated (docs/emulation.md, "Cache
 // simulation"). Optional member of schema 1: present when the run simulated caches.
 struct SimulatedCache {
@@ -265,7 +289,7 @@ struct Run {
   std::optional<int> exit_status;  // program's exit code
   std::optional<int> term_signal;  // signal that killed the program
   bool complete = true;            // false when roofprof was interrupted or detached early
-  std::string backend;             // "perf", "emul", "time"
+  std::string backend;             // "perf", "native", "emul", "time"
   std::string scope;               // "process" | "thread"
   int repeat = 1;
   // "warm": the program as it runs; "cold": caches evicted before each outermost region call
@@ -279,6 +303,7 @@ struct Run {
   std::optional<Job> job;  // a rank of an MPI job; its host is host.hostname
   std::optional<AgentBoundary> agent_boundary;  // written only when present
   std::optional<AgentReader> agent_reader;      // written only when present (the agent ran)
+  std::optional<NativeCounting> native_counting;  // written only when present (--backend native)
   std::optional<Survey> survey;                 // roofprof survey only; written only when present
   std::vector<SimulatedCache> simulated_caches;  // L1 first; written only when not empty
   std::vector<std::string> events;  // counter names, in order

@@ -16,7 +16,39 @@ const char* to_string(Mechanism m) {
   return "breakpoint";
 }
 
-BackendChoice counting_for(const Request& r, BackendChoice choice, const std::optional<LaunchInfo>& launch) {
+namespace {
+
+// Native counting patches the program's code as it loads, under ptrace: not with --no-ptrace,
+// not into a running process (--pid). Under a launcher a rank runs once: no emulated pass.
+BackendChoice native_for(const Request& r, BackendChoice choice, const std::optional<LaunchInfo>& launch,
+                         const BackendChoice* without_native) {
+  const char* cannot = !r.launch    ? "native counting patches the program's code as it loads, so it cannot attach to "
+                                      "a running process"
+                       : r.no_ptrace ? "native counting patches the program's code through ptrace, which --no-ptrace "
+                                       "turns off"
+                                     : nullptr;
+  if (cannot) {
+    if (r.backend == "native") throw UserError(std::string("--backend native: ") + cannot + "; use --backend emul or time");
+    BackendChoice other = without_native ? *without_native : BackendChoice{BackendKind::time, cannot, {}};
+    other.reason = std::string(cannot) + "; " + other.reason;
+    return other;
+  }
+  if (launch && choice.traffic_by_emulation) {
+    choice.traffic_by_emulation = false;
+    choice.warnings.push_back("a rank of an MPI job (" + launch->launcher + ") runs once: bytes (Q) below L1, which an "
+                              "emulated run would measure, are not measured");
+  }
+  return choice;
+}
+
+}  // namespace
+
+BackendChoice counting_for(const Request& r, BackendChoice choice, const std::optional<LaunchInfo>& launch,
+                           const BackendChoice* without_native) {
+  if (choice.kind == BackendKind::native) {
+    choice = native_for(r, std::move(choice), launch, without_native);
+    if (choice.kind == BackendKind::native) return choice;
+  }
   if (choice.kind != BackendKind::emul) return choice;
   if (!r.launch) {
     if (r.backend == "emul")
@@ -38,7 +70,7 @@ BackendChoice counting_for(const Request& r, BackendChoice choice, const std::op
 }
 
 Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events, const Program& program,
-               const std::optional<LaunchInfo>& launch) {
+               const std::optional<LaunchInfo>& launch, const BackendChoice* without_native) {
   if (!r.launch && r.repeat > 1) throw UserError("--repeat cannot be used with --pid");
   if (launch && r.repeat > 1)
     throw UserError("--repeat under " + launch->launcher + ": a rank cannot start its program again inside "
@@ -46,8 +78,10 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
   if (r.no_ptrace && !r.launch)
     throw UserError("--no-ptrace cannot attach to a running process (--pid needs ptrace)");
   Plan p;
-  p.counting = counting_for(r, std::move(choice), launch);
-  p.emulated_pass = p.counting.kind == BackendKind::emul;
+  p.counting = counting_for(r, std::move(choice), launch, without_native);
+  p.native_counting = p.counting.kind == BackendKind::native;
+  p.emulated_pass = p.counting.kind == BackendKind::emul || p.counting.traffic_by_emulation;
+  p.emulated_traffic_only = p.native_counting && p.emulated_pass;
   p.emulated_marks_by_agent = p.emulated_pass && r.no_ptrace;
   if (r.cold) p.eviction = r.no_ptrace ? Eviction::Agent : Eviction::Tracer;
   if (launch && p.emulated_pass) {

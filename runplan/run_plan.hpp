@@ -10,7 +10,11 @@
 //                      counts the events, dynamic program -> combined (agent + breakpoints)
 //                      otherwise                         -> breakpoints
 //   counting           counters::choose_backend; emul under --pid or an MPI launcher -> time,
-//                      except --backend emul under a launcher: the emulated run only, no T
+//                      except --backend emul under a launcher: the emulated run only, no T;
+//                      native under --pid or --no-ptrace -> what auto picks without it
+//   native counting    the backend is native: the tracer patches each module as it loads; an
+//                      emulated pass measures the bytes below L1 where valgrind is (not under a
+//                      launcher)
 //   emulated pass      the backend is emul: the program runs again under valgrind, its
 //                      regions marked like the native run's (agent hooks or entry probes)
 //   eviction           --cache-state cold: by the tracer at each outermost entry, by the agent
@@ -50,7 +54,11 @@ struct Plan {
   Mechanism native = Mechanism::Breakpoints;
   counters::BackendChoice counting;  // the result's backend, its reason and notes (announced)
   bool native_pass = true;           // false: an MPI rank under --backend emul runs only emulated
+  bool native_counting = false;      // flops counted by patched code (docs/native.md)
   bool emulated_pass = false;        // the program runs a second time under valgrind
+  // native counting's emulated pass: the traffic below L1 only (W is native counting's); the
+  // run skips it when AVX-512 ran or its estimated time exceeds --emul-budget
+  bool emulated_traffic_only = false;
   bool emulated_marks_by_agent = false;  // the emulated pass marks regions with the agent's hooks
   Eviction eviction = Eviction::None;    // native run; the emulated pass flushes in the tool
   std::vector<std::string> warnings;     // for the result file
@@ -60,13 +68,17 @@ struct Plan {
 // that emulation, which starts the program again, cannot for an attached process or an MPI
 // rank (time instead, or UserError when emul was asked for by name).
 counters::BackendChoice counting_for(const Request& request, counters::BackendChoice choice,
-                                     const std::optional<LaunchInfo>& launch);
+                                     const std::optional<LaunchInfo>& launch,
+                                     const counters::BackendChoice* without_native = nullptr);
 
 // `choice`: counters::choose_backend(request.backend, caps). `agent_counts_events`: the
 // in-process agent can count the native run's events (each thread's own perf events, software or
 // hardware: cli/agent_env.hpp). Throws
 // UserError (one line, what to do) for a request that cannot be planned.
+// `without_native`: what `auto` counts with where native counting cannot run (--pid,
+// --no-ptrace): counters::choose_without_native; null: time.
 Plan make_plan(const Request& request, counters::BackendChoice choice, bool agent_counts_events,
-               const Program& program, const std::optional<LaunchInfo>& launch);
+               const Program& program, const std::optional<LaunchInfo>& launch,
+               const counters::BackendChoice* without_native = nullptr);
 
 }  // namespace roofprof::runplan

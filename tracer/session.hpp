@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "counters/backend.hpp"
+#include "native/counting.hpp"
 #include "probes/entry_patch.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
@@ -66,8 +67,21 @@ struct SessionOptions {
   double agent_skip_factor = 0;
   // Combined mode: the in-process agent measures the sites it takes (not owned).
   AgentLink* agent = nullptr;
+  // Native counting (docs/native.md): every module's floating-point code counts its flops in
+  // each thread's slots (preload/native_format.h), patched as the module is mapped.
+  bool native_counting = false;
   // The environment of the launched program, called in the child after fork (null: ours).
   std::function<char* const*()> child_env;
+};
+
+// What native counting patched in one module (session_native.cpp).
+struct NativeModule {
+  std::string path;
+  size_t sites = 0;                  // counting sites patched
+  uint64_t fp_insns = 0;             // static instructions with flops in its functions
+  uint64_t uncounted_fp_insns = 0;   // of them, in sites that could not be patched
+  std::vector<native::Uncounted> uncounted;
+  std::string failure;               // why nothing of the module counts ("" when it does)
 };
 
 struct SessionOutcome {
@@ -85,6 +99,8 @@ struct SessionOutcome {
   std::map<regions::RegionId, result::ProbeCost> probe_costs;
   // The in-process agent's boundary cost, from its calibration at start (when it measured).
   std::optional<result::AgentBoundary> agent_boundary;
+  // Native counting: each module mapped, as patched (native_counting).
+  std::vector<NativeModule> native;
   // What draining the agent's records cost roofprof (when the agent ran).
   std::optional<result::AgentReader> agent_reader;
 };
@@ -171,6 +187,9 @@ class Session : public regions::CountSource {
   // modules (session_modules.cpp)
   void scan_modules(Task& t);
   void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  // native counting's patches of a module, before its region probes (session_native.cpp)
+  void count_natively(Task& t, const symbolizer::LoadedModule& m, bool is_main,
+                      const std::vector<std::pair<uint64_t, ProbeKind>>& hooks);
   // Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
   static std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main);
   // `hooks`: runtime_hooks() of `m`, which no entry patch may cover.

@@ -103,6 +103,7 @@ void Session::scan_modules(Task& t) {
 
 void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
   auto hooks = runtime_hooks(*m.elf, is_main);
+  count_natively(t, m, is_main, hooks);
   if (!defer_for_agent(t, m, is_main)) place_region_probes(t, m, is_main, hooks);
   for (const auto& [addr, kind] : hooks) {
     Probe probe;

@@ -50,6 +50,10 @@ constexpr uint32_t kCheapCountersFactor = 50;
 // in-process probe costs a call is no longer probed after its first calls: the probe would be a
 // third of its time or more, and more in the regions around it.
 constexpr double kSurveySkipFactor = 2;
+// What emulation costs a program, for native counting's emulated pass (--emul-budget): the
+// slowest factor measured on real programs (docs/benchmarks.md: 12-40x), so that the estimate
+// errs towards skipping.
+constexpr double kEmulationSlowdown = 40;
 
 struct RunOptions {
   std::vector<std::string> regions;
@@ -62,6 +66,7 @@ struct RunOptions {
   int repeat = 1;
   double max_probe_slowdown = 10;  // 0: probe every call whatever it costs
   std::string backend = "auto";
+  double emul_budget_s = 600;  // native counting's emulated pass runs when it should take less
   std::vector<std::string> events;
   std::string event_dir;  // --event-dir: user event sets (counters/user_event_sets.hpp)
   bool cache_sim = true;
@@ -121,7 +126,8 @@ struct Measuring {
 Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch) {
   runplan::Request req = request_of(o);
   auto caps = counters::probe_capabilities(counters::catalog_with_user_sets(o.event_dir));
-  auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch);
+  const counters::BackendChoice without_native = counters::choose_without_native(caps, "");
+  auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch, &without_native);
   // Under emulation the native run is there for T: software counters would add two read()
   // system calls to every region call (1 us each on the development VM), which disturb short
   // calls' time more than they tell. They are counted when asked for (--events).
@@ -131,7 +137,8 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   const bool agent_counts = agent_counts_events(*counting.backend);
   runplan::Program program;
   if (req.launch && !req.no_ptrace) program.statically_linked = is_statically_linked(o.command.at(0));
-  return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch), std::move(counting)};
+  return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch, &without_native),
+                   std::move(counting)};
 }
 
 struct NativeRuns {
@@ -308,7 +315,8 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       res.warnings.push_back("the emulated run was interrupted: flops and bytes were not measured (null)");
       return "";
     }
-    for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim)) res.warnings.push_back(std::move(w));
+    for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim, plan.emulated_traffic_only))
+      res.warnings.push_back(std::move(w));
     res.simulated_caches = simulated_caches(emulated);
     if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
@@ -318,6 +326,51 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
     return e.what();
   }
   return "";
+}
+
+// What native counting patched, for the result, and a warning where floating-point code of the
+// program's modules could not be counted (its flops are missing from W wherever it ran).
+void note_native_counting(const std::vector<tracer::NativeModule>& modules, result::Run& res) {
+  result::NativeCounting nc;
+  uint64_t fp = 0, uncounted = 0;
+  std::vector<std::string> failed;
+  for (const auto& m : modules) {
+    if (m.fp_insns == 0 && m.failure.empty()) continue;
+    result::NativeModule out{m.path, m.sites, m.fp_insns, m.uncounted_fp_insns, {}, m.failure};
+    for (const auto& u : m.uncounted) {
+      if (out.uncounted.size() == result::kMaxNativeUncounted) break;
+      out.uncounted.push_back({u.start, u.function, u.why, u.fp_insns});
+    }
+    fp += m.fp_insns;
+    uncounted += m.uncounted_fp_insns;
+    if (!m.failure.empty()) failed.push_back(fmt::format("{} ({})", m.path, m.failure));
+    nc.modules.push_back(std::move(out));
+  }
+  res.native_counting = std::move(nc);
+  for (const auto& f : failed)
+    res.warnings.push_back("native counting: no flops of " + f + " are counted");
+  if (uncounted > 0)
+    res.warnings.push_back(fmt::format(
+        "native counting: {} of the {} floating-point instructions in the program's code ({:.2g} %) are in places "
+        "it could not patch (native_counting lists them): their flops, where they ran, are not in W",
+        uncounted, fp, 100.0 * double(uncounted) / double(fp)));
+}
+
+// Native counting's emulated pass (the bytes below L1) is skipped when it cannot describe the
+// code that ran (AVX-512, which the emulator cannot run) or would take longer than --emul-budget.
+std::optional<std::string> skip_traffic_pass(const RunOptions& o, const result::Run& res) {
+  double wide = 0;
+  for (const auto& r : res.regions)
+    for (const char* c : {"sp_512", "dp_512"})
+      if (auto it = r.flops_by_class.find(c); it != r.flops_by_class.end()) wide += it->second;
+  if (wide > 0)
+    return fmt::format("AVX-512 code ran ({:.6g} flops), which the emulator cannot run", wide);
+  const double estimate = res.wall_time_s.value_or(0) / double(std::max(o.repeat, 1)) * kEmulationSlowdown;
+  if (estimate > o.emul_budget_s)
+    return fmt::format("an emulated run would take about {:.0f} s ({:.0f} x the native run), more than --emul-budget "
+                       "{:.0f} s",
+                       estimate, kEmulationSlowdown, o.emul_budget_s);
+  return std::nullopt;
 }
 
 result::Run result_header(const RunOptions& o, const Measuring& m, const std::optional<LaunchInfo>& launch) {
@@ -354,6 +407,7 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   so.max_probe_slowdown = o.max_probe_slowdown;
   so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
   so.agent_user_level = m.counting.user_level;
+  so.native_counting = m.plan.native_counting;
   // Counters only where they are cheap, unless the user asked for events (docs/preload.md).
   if (o.events.empty()) so.agent_cheap_factor = kCheapCountersFactor;
   if (!o.quiet) {
@@ -477,8 +531,15 @@ int run(const RunOptions& o) {
   if (o.pid) note_attached_probe_cost(res);
   std::string emulation_error;
   bool emulation_interrupted = false;
-  if (m.plan.emulated_pass && last.complete && !supervisor::interrupted())
+  if (m.plan.native_counting) note_native_counting(last.native, res);
+  std::optional<std::string> skipped = m.plan.emulated_traffic_only ? skip_traffic_pass(o, res) : std::nullopt;
+  if (skipped) {
+    res.warnings.push_back("bytes (Q) below L1 were not measured: " + *skipped +
+                           "; --backend emul runs the emulated pass anyway (W then by emulation too)");
+    if (!o.quiet) std::fprintf(stderr, "roofprof: note: %s\n", res.warnings.back().c_str());
+  } else if (m.plan.emulated_pass && last.complete && !supervisor::interrupted()) {
     emulation_error = run_emulated(o, m.plan, planner, groups, so.scope, res, emulation_interrupted);
+  }
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output_target);
   print_summary_line(o, res, output);
@@ -512,8 +573,14 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "stop probing the costliest regions when breakpoints would make the run more than N times "
                  "slower (default 10; 0: never; docs/methodology.md)")
       ->check(CLI::NonNegativeNumber);
-  sub.add_option("--backend", o->backend, "how to count: auto, perf, emul or time")
-      ->check(CLI::IsMember({"auto", "perf", "emul", "time"}));
+  sub.add_option("--backend", o->backend,
+                 "how to count: auto, perf (hardware counters), native (flops counted by patched code), emul "
+                 "(emulation under valgrind) or time (docs/native.md)")
+      ->check(CLI::IsMember({"auto", "perf", "native", "emul", "time"}));
+  sub.add_option("--emul-budget", o->emul_budget_s,
+                 "native counting: run the emulated pass for the bytes below L1 only when it should take less than "
+                 "this many seconds (estimated from the native run; default 600)")
+      ->check(CLI::PositiveNumber);
   sub.add_option("--event-dir", o->event_dir,
                  "directory of event-set files adding or overriding hardware event sets (besides "
                  "$XDG_CONFIG_HOME/roofprof/events or ~/.config/roofprof/events; docs/counters.md)");

@@ -40,6 +40,7 @@ static void after_fork_child(void) {
     rp_file_drop_parent();
   }
   rp_thread_after_fork_child();
+  rp_native_after_fork_child();
 }
 
 /* Starts the agent, once. Normally from the constructor; but the constructors of the
@@ -76,6 +77,7 @@ void rp_start(void) {
     if (rp_file_create(getppid()) != 0) return;
     if (rp.scope == RP_SCOPE_PROCESS) rp_counters_open_process();
   }
+  rp_native_start();
   rp.enabled = 1;
   rp.active = 1;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -42,6 +42,7 @@ struct rp_group {
  * (inherited, process scope). counters.c. */
 struct rp_counter_set {
   int open;                 /* every group is open (but the timed ones when `no_timed`) */
+  int process;              /* one of rp.process_sets (inherited): a native group reads the process */
   int no_timed;             /* process scope while solo: the timed groups are the thread's own */
   int fds[RP_MAX_EVENTS];   /* in event order; -1: none (or a scripted group) */
   /* a timed group's events' perf_event_mmap_page, mapped for rdpmc reads (own groups only:
@@ -274,6 +275,18 @@ RP_HIDDEN void rp_evict(void); /* before an outermost hooked call's entry record
 
 /* calibrate.c: the cost of the agent's own boundary, once at start (table line "C") */
 RP_HIDDEN void rp_calibrate(void);
+
+/* native.c: native counting's slots (preload/native_format.h) */
+RP_HIDDEN int rp_native_counted(void);                 /* a group of the run is native counting's */
+RP_HIDDEN int rp_native_group(const struct rp_group *g);
+RP_HIDDEN void rp_native_read_own(const struct rp_group *g, uint64_t *out);     /* into out[g->first..] */
+RP_HIDDEN void rp_native_read_process(const struct rp_group *g, uint64_t *out); /* every thread's */
+RP_HIDDEN void rp_native_start(void); /* at the agent's start: the calling thread, from zero */
+/* pthread_create: the new thread runs its start routine inside the agent's, which registers it;
+ * 1 when *start and *arg were replaced (the caller must pass them on). */
+RP_HIDDEN int rp_native_wrap(void *(**start)(void *), void **arg);
+RP_HIDDEN void rp_native_after_fork_child(void);
+RP_HIDDEN int rp_native_missed(void); /* threads the registry had no room for */
 
 /* crash.c */
 RP_HIDDEN void rp_crash_handlers_install(void);

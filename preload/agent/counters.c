@@ -112,6 +112,7 @@ static int open_groups(pid_t tid, int inherit, struct rp_counter_set *set, int t
       return -ENOENT;
     }
 #endif
+    if (rp_native_group(g)) continue; /* memory of the thread's own, nothing to open (native.c) */
     int lead = open_group(tid, inherit, g, &set->fds[g->first]);
     if (lead < 0) {
       set->open = 1;
@@ -128,6 +129,7 @@ static int open_set(pid_t tid, int inherit, struct rp_counter_set *set, int no_t
   memset(set, 0, sizeof *set);
   for (int i = 0; i < RP_MAX_EVENTS; ++i) set->fds[i] = -1;
   set->no_timed = no_timed;
+  set->process = inherit;
   return open_groups(tid, inherit, set, no_timed ? 0 : -1);
 }
 
@@ -296,6 +298,14 @@ static const struct rp_pmc_source real_source = {real_rdpmc, real_rdtsc, NULL};
  * at out[n_events + 2 timed_index]. */
 static int read_group(struct rp_counter_set *set, int gi, uint64_t *out) {
   const struct rp_group *g = &rp.groups[gi];
+  if (rp_native_group(g)) {
+    /* The process's counts once, in the first of the process's sets (they are summed) */
+    if (!set->process) rp_native_read_own(g, out);
+    else if (set == &rp.process_sets[0]) rp_native_read_process(g, out);
+    else
+      for (int k = 0; k < g->count; ++k) out[g->first + k] = 0;
+    return 1;
+  }
   const struct rp_pmc_source *src = &real_source;
 #ifdef ROOFPROF_TEST_SEAMS
   if (set->scripted[gi]) src = rp_scripted_source(set->scripted[gi]);

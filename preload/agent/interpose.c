@@ -9,6 +9,7 @@
 #include <link.h>
 #include <linux/seccomp.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -218,12 +219,19 @@ RP_EXPORT void *__cxa_begin_catch(void *exc) {
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
-/* Only to start the agent before the first thread exists (agent.c, rp_start). */
+/* To start the agent before the first thread exists (agent.c, rp_start), and for native counting
+ * to see each thread start (native.c). */
 RP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
   rp_start();
   rp_thread_leave_solo();
   create_fn real = (create_fn)rp_real("pthread_create");
-  return real ? real(thread, attr, start, arg) : 11 /* EAGAIN */;
+  if (!real) return 11 /* EAGAIN */;
+  void *(*run)(void *) = start;
+  void *with = arg;
+  const int wrapped = rp_native_wrap(&run, &with); /* native counting registers the thread */
+  int r = real(thread, attr, run, with);
+  if (r != 0 && wrapped) free(with);
+  return r;
 }
 
 

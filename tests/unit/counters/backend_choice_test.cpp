@@ -1,4 +1,4 @@
-// `--backend auto|perf|emul|time` decided from capabilities.
+// `--backend auto|perf|native|emul|time` decided from capabilities.
 #include "counters/backend_choice.hpp"
 
 #include <gtest/gtest.h>
@@ -40,14 +40,25 @@ Capabilities bare_metal(const std::string& model) {
   return c;
 }
 
-TEST(ChooseBackend, AutoPicksEmulationWithoutAPmuAndSaysWhy) {
+TEST(ChooseBackend, AutoPicksNativeCountingWithoutAPmuAndSaysWhy) {
   const BackendChoice b = choose_backend("auto", no_pmu_vm(true));
-  EXPECT_EQ(b.kind, BackendKind::emul);
-  EXPECT_EQ(to_string(b.kind), "emul");
+  EXPECT_EQ(b.kind, BackendKind::native);
+  EXPECT_EQ(to_string(b.kind), "native");
   EXPECT_EQ(b.reason, std::string("no usable hardware counters (") + kNoPmu +
-                          "); valgrind 3.19.0 found: exact counts by emulation (much slower)");
-  ASSERT_EQ(b.warnings.size(), 1u);  // AVX-512 CPU, valgrind without AVX-512
-  EXPECT_NE(b.warnings[0].find("SIGILL"), std::string::npos);
+                          "): flops counted where they run, by patched code (native counting); bytes below L1 by "
+                          "an emulated run (valgrind 3.19.0) where it fits --emul-budget");
+  EXPECT_TRUE(b.traffic_by_emulation);
+  EXPECT_TRUE(b.warnings.empty());
+}
+
+// Where native counting cannot run (--pid, --no-ptrace), auto picks what it picked before it.
+TEST(ChooseBackend, WithoutNativeCountingEmulationThenTime) {
+  const BackendChoice emul = choose_without_native(no_pmu_vm(true), "");
+  EXPECT_EQ(emul.kind, BackendKind::emul);
+  EXPECT_EQ(emul.reason, "valgrind 3.19.0 found: exact counts by emulation (much slower)");
+  ASSERT_EQ(emul.warnings.size(), 1u);  // AVX-512 CPU, valgrind without AVX-512
+  EXPECT_NE(emul.warnings[0].find("SIGILL"), std::string::npos);
+  EXPECT_EQ(choose_without_native(no_pmu_vm(false), "").kind, BackendKind::time);
 }
 
 TEST(ChooseBackend, ExplicitPerfWithoutAPmuIsAOneLineUserError) {
@@ -61,10 +72,12 @@ TEST(ChooseBackend, ExplicitPerfWithoutAPmuIsAOneLineUserError) {
   }
 }
 
-TEST(ChooseBackend, AutoWithoutPmuOrValgrindFallsBackToTime) {
+TEST(ChooseBackend, AutoWithoutPmuOrValgrindCountsNativelyWithoutBytes) {
   const BackendChoice b = choose_backend("auto", no_pmu_vm(false));
-  EXPECT_EQ(b.kind, BackendKind::time);
-  EXPECT_EQ(b.warnings.size(), 1u);
+  EXPECT_EQ(b.kind, BackendKind::native);
+  EXPECT_FALSE(b.traffic_by_emulation);
+  ASSERT_EQ(b.warnings.size(), 1u);
+  EXPECT_EQ(b.warnings[0].rfind("bytes (Q) are not measured: no hardware counters and no valgrind", 0), 0u);
   EXPECT_THROW(choose_backend("emul", no_pmu_vm(false)), UserError);
 }
 
@@ -75,9 +88,9 @@ TEST(ChooseBackend, AutoPrefersHardwareCountersThatGiveW) {
   EXPECT_TRUE(b.warnings.empty());
 }
 
-TEST(ChooseBackend, HaswellFallsBackToEmulationForW) {
+TEST(ChooseBackend, HaswellCountsWNatively) {
   const BackendChoice b = choose_backend("auto", bare_metal("hsw"));
-  EXPECT_EQ(b.kind, BackendKind::emul);
+  EXPECT_EQ(b.kind, BackendKind::native);
   EXPECT_EQ(b.reason.rfind("hardware counters cannot give W (event set hsw: Haswell has no", 0), 0u)
       << b.reason;
   const BackendChoice forced = choose_backend("perf", bare_metal("hsw"));
@@ -92,7 +105,7 @@ TEST(ChooseBackend, TimeAndUnknownNames) {
     choose_backend("papi", no_pmu_vm(true));
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown backend 'papi' (use auto, perf, emul or time)");
+    EXPECT_EQ(std::string(e.what()), "unknown backend 'papi' (use auto, perf, native, emul or time)");
   }
 }
 
@@ -102,10 +115,9 @@ TEST(ChooseBackend, ThisMachine) {
   const BackendChoice b = choose_backend("auto", c);
   if (c.hardware_counters && c.selection.set && !c.selection.set->fp_missing)
     EXPECT_EQ(b.kind, BackendKind::perf);
-  else if (c.valgrind_version)
-    EXPECT_EQ(b.kind, BackendKind::emul);
   else
-    EXPECT_EQ(b.kind, c.hardware_counters ? BackendKind::perf : BackendKind::time);
+    EXPECT_EQ(b.kind, BackendKind::native);
+  EXPECT_EQ(b.traffic_by_emulation, b.kind == BackendKind::native && c.valgrind_version.has_value());
   if (!c.hardware_counters) {
     EXPECT_THROW(choose_backend("perf", c), UserError);
   }

@@ -155,3 +155,61 @@ TEST(RunPlan, RequestsThatCannotBePlanned) {
 
 }  // namespace
 }  // namespace roofprof::runplan
+
+namespace roofprof::runplan {
+namespace {
+
+BackendChoice native_choice(bool valgrind) {
+  BackendChoice c{BackendKind::native, "native", {}};
+  c.traffic_by_emulation = valgrind;
+  return c;
+}
+
+// Native counting: the tracer patches the code, and an emulated pass measures the bytes below L1
+// where valgrind is.
+TEST(RunPlan, NativeCountingWithAnEmulatedPassForTheTraffic) {
+  Plan p = make_plan(Request{}, native_choice(true), true, Program{}, std::nullopt);
+  EXPECT_EQ(p.counting.kind, BackendKind::native);
+  EXPECT_TRUE(p.native_counting);
+  EXPECT_TRUE(p.emulated_pass);
+  EXPECT_TRUE(p.emulated_traffic_only);
+  EXPECT_EQ(p.native, Mechanism::Combined);
+  Plan without = make_plan(Request{}, native_choice(false), true, Program{}, std::nullopt);
+  EXPECT_TRUE(without.native_counting);
+  EXPECT_FALSE(without.emulated_pass);
+}
+
+// It patches code through ptrace as modules load: --pid and --no-ptrace get what auto would pick
+// without it, and asking for it by name there is a one-line error.
+TEST(RunPlan, NativeCountingNeedsToStartTheProgramUnderPtrace) {
+  const BackendChoice emul{BackendKind::emul, "valgrind 3.24.0 found: exact counts by emulation (much slower)", {}};
+  Request no_ptrace;
+  no_ptrace.no_ptrace = true;
+  Plan p = make_plan(no_ptrace, native_choice(true), true, Program{}, std::nullopt, &emul);
+  EXPECT_EQ(p.counting.kind, BackendKind::emul);
+  EXPECT_FALSE(p.native_counting);
+  EXPECT_EQ(p.counting.reason.rfind("native counting patches the program's code through ptrace, which --no-ptrace "
+                                    "turns off; valgrind",
+                                    0),
+            0u)
+      << p.counting.reason;
+  Request attach;
+  attach.launch = false;
+  Plan a = make_plan(attach, native_choice(true), true, Program{}, std::nullopt, &emul);
+  EXPECT_EQ(a.counting.kind, BackendKind::time);  // emulation cannot attach either
+  attach.backend = "native";
+  EXPECT_THROW(make_plan(attach, native_choice(true), true, Program{}, std::nullopt, &emul), UserError);
+}
+
+// A rank of an MPI job runs once: native counting, no emulated pass, said.
+TEST(RunPlan, NativeCountingUnderALauncherRunsOnce) {
+  Plan p = make_plan(Request{}, native_choice(true), true, Program{}, mpirun());
+  EXPECT_TRUE(p.native_counting);
+  EXPECT_TRUE(p.native_pass);
+  EXPECT_FALSE(p.emulated_pass);
+  ASSERT_EQ(p.counting.warnings.size(), 1u);
+  EXPECT_NE(p.counting.warnings[0].find("runs once: bytes (Q) below L1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roofprof::runplan

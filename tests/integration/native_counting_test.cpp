@@ -1,0 +1,45 @@
+// Native counting (docs/native.md): flops counted where they run, by patched code, the default
+// on a machine without hardware counters. Exact W against analytic counts, AVX-512 with masks
+// included; the program's output unchanged.
+#include "harness.hpp"
+
+namespace it {
+namespace {
+
+bool host_has_avx512f() { return __builtin_cpu_supports("avx512f"); }
+
+double flops_class(const json& reg, const std::string& c) {
+  if (!reg.contains("flops_by_class") || !reg["flops_by_class"].contains(c)) return -1;
+  return reg["flops_by_class"][c].get<double>();
+}
+
+// By default (no --backend) on this machine without a PMU, a program with AVX-512 intrinsics,
+// masked FMAs and adds and a masked scalar subtract, gets W exactly; the emulated pass that would
+// measure the bytes below L1 is skipped (the emulator cannot run AVX-512), and says so.
+TEST(NativeCounting, Avx512WithMasksIsExactByDefault) {
+  if (!host_has_avx512f()) GTEST_SKIP() << "this CPU has no AVX-512F";
+  Sandbox sb;
+  const int n = 1003, reps = 10;
+  auto bare = sb.run({fixture("run_native_avx512"), std::to_string(n), std::to_string(reps)});
+  ASSERT_EQ(bare.exit_code(), 0) << bare.diag();
+  auto r = sb.roofprof({"run", "-r", "axpy512", "-r", "madd_ps", "-r", "sub_sd", "--", fixture("run_native_avx512"),
+                        std::to_string(n), std::to_string(reps)});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, bare.out);
+  json doc = load_result(r);
+  if (doc["backend"] != "native") GTEST_SKIP() << "auto did not pick native counting here: " << doc["backend"];
+  json axpy = region(doc, "axpy512"), madd = region(doc, "madd_ps"), sub = region(doc, "sub_sd");
+  EXPECT_EQ(calls(axpy), reps);
+  EXPECT_EQ(axpy["flops"].get<double>(), reps * 2.0 * n) << axpy.dump();
+  EXPECT_EQ(flops_class(axpy, "dp_512"), reps * 2.0 * n) << axpy.dump();
+  EXPECT_EQ(madd["flops"].get<double>(), reps * double((n + 1) / 2)) << madd.dump();
+  EXPECT_EQ(flops_class(madd, "sp_512"), reps * double((n + 1) / 2)) << madd.dump();
+  EXPECT_EQ(sub["flops"].get<double>(), reps * double((n + 2) / 3)) << sub.dump();
+  EXPECT_EQ(axpy["sources"]["flops"], "native");
+  EXPECT_NE(doc["warnings"].dump().find("bytes (Q) below L1 were not measured: AVX-512 code ran"), std::string::npos)
+      << doc["warnings"];
+  ASSERT_TRUE(doc.contains("native_counting")) << doc.dump(1);
+}
+
+}  // namespace
+}  // namespace it

@@ -1,0 +1,77 @@
+// Native counting (docs/native.md): when a module is mapped, before its code runs, the tracer
+// cuts its functions into counting sites (native::plan_module), maps their trampolines within
+// rel32 reach of the module and writes them, then each site's jump. Region probes are placed
+// afterwards, on the patched code: every probe site of the module is a block start for the plan,
+// so a probe never lands inside a site's copied instructions.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common/error.hpp"
+#include "common/strings.hpp"
+#include "native/counting.hpp"
+#include "tracer/session.hpp"
+
+namespace roofprof::tracer {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// The dynamic linker runs while modules load (its code is never patched under it); the agent's
+// code is the probes' own.
+bool never_counted(const std::string& path) {
+  const std::string_view base = path_basename(path);
+  return starts_with(base, "ld-linux") || starts_with(base, "ld64.so") || base == kAgentModule;
+}
+
+}  // namespace
+
+void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is_main,
+                             const std::vector<std::pair<uint64_t, ProbeKind>>& hooks) {
+  ThreadGroup& g = *t.group;
+  if (!opts_.native_counting || !g.measured || never_counted(m.path)) return;
+  NativeModule& done = outcome_.native.emplace_back();
+  done.path = m.path;
+  // Every probe the module may get, now or later: block starts.
+  std::vector<uint64_t> busy;
+  for (const auto& [addr, kind] : hooks) busy.push_back(m.bias + addr);
+  for (const auto& p : planner_.probes_for(*m.elf, is_main)) busy.push_back(m.bias + p.address);
+  std::vector<std::vector<uint8_t>> bytes;
+  std::vector<native::CodeRange> code;
+  for (const auto& seg : m.elf->segments()) {
+    if (!seg.exec || seg.filesz == 0) continue;
+    auto& b = bytes.emplace_back(seg.filesz);
+    if (!g.as->mem().read(TraceeAddr(m.bias + seg.vaddr), b.data(), b.size())) {
+      done.failure = "its code cannot be read";
+      return;
+    }
+    code.push_back({m.bias + seg.vaddr, b});
+  }
+  std::vector<native::Function> functions;
+  for (const auto& s : m.elf->functions())
+    if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
+  native::ModulePlan plan = native::plan_module(code, functions, busy);
+  done.fp_insns = plan.fp_insns;
+  done.uncounted_fp_insns = plan.uncounted_fp_insns;
+  done.uncounted = std::move(plan.uncounted);
+  if (plan.sites.empty()) return;
+  try {
+    const TraceeAddr base = map_scratch(t, TraceeAddr(code.front().address), plan.trampoline_bytes);
+    if (!base) throw UserError("no memory could be mapped near it for its trampolines");
+    native::Emitted out = native::emit(plan, code, base.value());
+    if (!g.as->mem().write(base, out.trampolines.data(), out.trampolines.size()))
+      throw UserError("its trampolines cannot be written");
+    for (const auto& j : out.jumps)
+      if (!g.as->mem().write(TraceeAddr(j.at), j.bytes.data(), j.bytes.size()))
+        throw UserError(fmt::format("its code at {:#x} cannot be written", j.at));
+    done.sites = plan.sites.size();
+  } catch (const UserError& e) {
+    // Jumps already written stay: their trampolines are complete. Those not written count nothing.
+    done.failure = e.what();
+    done.uncounted_fp_insns = done.fp_insns;
+  }
+}
+
+}  // namespace roofprof::tracer
