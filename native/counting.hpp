@@ -67,6 +67,8 @@ struct Site {
   uint32_t fp_insns = 0;                                // instructions with flops in it
   uint32_t masked = 0;                                  // of them, counted at run time from their opmask
   bool flags_saved = false;                             // the flags may be live at its start
+  uint64_t trampoline_at = 0;                           // offset of its trampoline from emit's base
+  uint64_t trampoline_size = 0;
 };
 
 struct Uncounted {
@@ -85,8 +87,10 @@ struct ModulePlan {
 };
 
 // `busy`: addresses other probes use (breakpoints, entry patches): each starts a block.
+// `data`: the module's other readable ranges (.rodata), where compilers put jump tables; a
+// function with an indirect jump whose table is found in neither `code` nor `data` is refused.
 ModulePlan plan_module(std::span<const CodeRange> code, std::span<const Function> functions,
-                       std::span<const uint64_t> busy);
+                       std::span<const uint64_t> busy, std::span<const CodeRange> data = {});
 
 struct Emitted {
   std::vector<uint8_t> trampolines;  // plan.trampoline_bytes, to be written at `base`
