@@ -47,6 +47,12 @@ std::optional<NativeW> native_flops(const std::vector<counters::EventInfo>& even
   return w;
 }
 
+// Native counting's classes are W's terms (flops_by_class), not counters of their own.
+bool is_native_event(const std::vector<counters::EventInfo>& events, size_t e) {
+  const int at = counters::native_events_at(events);
+  return at >= 0 && e >= size_t(at) && e < size_t(at) + RP_NATIVE_SLOTS;
+}
+
 std::vector<std::string> names_of(const std::vector<counters::EventInfo>& events) {
   std::vector<std::string> out;
   for (const auto& e : events) out.push_back(e.name);
@@ -125,9 +131,10 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       r.threads = a.threads();
       for (const auto& [reason, n] : a.closed_by) r.closed_by[regions::to_string(reason)] = n;
       for (size_t e = 0; e < events.size() && e < a.counter_totals.size(); ++e)
-        r.counters[events[e].name] = counters::counted_value(a.counter_totals[e]);
+        if (!is_native_event(events, e)) r.counters[events[e].name] = counters::counted_value(a.counter_totals[e]);
     } else {
-      for (const auto& e : events) r.counters[e.name] = 0.0;  // never entered: nothing counted
+      for (size_t e = 0; e < events.size(); ++e)
+        if (!is_native_event(events, e)) r.counters[events[e].name] = 0.0;  // never entered: nothing counted
     }
     if (!events.empty()) r.sources["counters"] = counter_source;
     const bool native = counters::native_events_at(events) >= 0;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <list>
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
@@ -38,27 +39,31 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   std::vector<uint64_t> busy;
   for (const auto& [addr, kind] : hooks) busy.push_back(m.bias + addr);
   for (const auto& p : planner_.probes_for(*m.elf, is_main)) busy.push_back(m.bias + p.address);
-  std::vector<std::vector<uint8_t>> bytes;
-  std::vector<native::CodeRange> code;
+  // Its code, and its other segments (jump tables are in .rodata), as mapped.
+  std::list<std::vector<uint8_t>> bytes;
+  std::vector<native::CodeRange> code, data;
   for (const auto& seg : m.elf->segments()) {
-    if (!seg.exec || seg.filesz == 0) continue;
+    if (seg.filesz == 0) continue;
     auto& b = bytes.emplace_back(seg.filesz);
     if (!g.as->mem().read(TraceeAddr(m.bias + seg.vaddr), b.data(), b.size())) {
+      if (!seg.exec) continue;
       done.failure = "its code cannot be read";
       return;
     }
-    code.push_back({m.bias + seg.vaddr, b});
+    (seg.exec ? code : data).push_back({m.bias + seg.vaddr, b});
   }
+  if (code.empty()) return;
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
-  native::ModulePlan plan = native::plan_module(code, functions, busy);
+  native::ModulePlan plan = native::plan_module(code, functions, busy, data);
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;
   done.uncounted = std::move(plan.uncounted);
   if (plan.sites.empty()) return;
   try {
-    const TraceeAddr base = map_scratch(t, TraceeAddr(code.front().address), plan.trampoline_bytes);
+    const uint64_t pages = (plan.trampoline_bytes + 4095) & ~uint64_t(4095);
+    const TraceeAddr base = map_scratch(t, TraceeAddr(code.front().address), pages);
     if (!base) throw UserError("no memory could be mapped near it for its trampolines");
     native::Emitted out = native::emit(plan, code, base.value());
     if (!g.as->mem().write(base, out.trampolines.data(), out.trampolines.size()))
