@@ -67,6 +67,9 @@ struct Site {
   uint32_t fp_insns = 0;                                // instructions with flops in it
   uint32_t masked = 0;                                  // of them, counted at run time from their opmask
   bool flags_saved = false;                             // the flags may be live at its start
+  // Its start is in `busy`: another probe is (or will be) there, so jumps to it go through the
+  // original code (its probe, then its counting jump), never straight to its trampoline.
+  bool probed = false;
   uint64_t trampoline_at = 0;                           // offset of its trampoline from emit's base
   uint64_t trampoline_size = 0;
 };

@@ -55,11 +55,12 @@ class Writer {
     return out;
   }
 
-  // A patched site's start runs its trampoline; any other address runs the original.
+  // A patched site's start runs its trampoline, unless another probe is there; any other
+  // address runs the original.
   uint64_t destination(uint64_t target) const {
     auto it = std::lower_bound(plan_.sites.begin(), plan_.sites.end(), target,
                                [](const Site& s, uint64_t a) { return s.start < a; });
-    return it != plan_.sites.end() && it->start == target ? base_ + it->trampoline_at : target;
+    return it != plan_.sites.end() && it->start == target && !it->probed ? base_ + it->trampoline_at : target;
   }
 
   static int32_t rel32(uint64_t from_next, uint64_t to) {

@@ -25,6 +25,7 @@ struct Module {
   std::vector<Insn> insns;
   std::vector<Decoded> functions;
   std::vector<uint64_t> starts;  // sorted block starts
+  std::vector<uint64_t> busy;    // sorted: other probes' addresses
 
   bool is_start(uint64_t a) const { return std::binary_search(starts.begin(), starts.end(), a); }
 };
@@ -161,6 +162,7 @@ std::vector<Cut> cut_sites(const Module& m, const Decoded& d) {
 void plan_site(const Module& m, const Decoded& d, const Cut& c, ModulePlan& plan) {
   Site s;
   s.start = m.insns[c.first].address;
+  s.probed = std::binary_search(m.busy.begin(), m.busy.end(), s.start);
   const Insn& last = m.insns[c.end - 1];
   s.end = last.address + last.length;
   for (size_t i = c.first; i < c.end; ++i) {
@@ -208,6 +210,8 @@ ModulePlan plan_module(std::span<const CodeRange> code, std::span<const Function
   m.data = data;
   const std::vector<Function> fns = distinct_functions(functions);
   for (const Function& f : fns) decode_function(m, f);
+  m.busy.assign(busy.begin(), busy.end());
+  std::sort(m.busy.begin(), m.busy.end());
   add_branch_starts(m, busy);
   add_jump_tables(m);
   std::sort(m.starts.begin(), m.starts.end());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <list>
+#include <chrono>
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
@@ -25,6 +26,55 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 bool never_counted(const std::string& path) {
   const std::string_view base = path_basename(path);
   return starts_with(base, "ld-linux") || starts_with(base, "ld64.so") || base == kAgentModule;
+}
+
+// Code that no symbol covers: static functions of a library stripped to its dynamic symbols
+// (Debian's libopenblas: dscal_k_HASWELL calls its vector kernel, which has no name), and the
+// rest of a hand-written function whose symbol's size is short. Each stretch is decoded as a
+// function of its own, named after the symbol before it.
+void add_unnamed_code(std::span<const native::CodeRange> code, std::vector<native::Function>& functions) {
+  std::vector<native::Function> named = functions;
+  std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  for (const native::CodeRange& r : code) {
+    const uint64_t end = r.address + r.bytes.size();
+    uint64_t at = r.address;
+    std::string before = "the start of the code";
+    auto add = [&](uint64_t lo, uint64_t hi) {
+      if (hi > lo) functions.push_back({lo, hi - lo, "code after " + before});
+    };
+    for (const auto& f : named) {
+      if (f.start + f.size <= at || f.start >= end) continue;
+      add(at, std::min(f.start, end));
+      at = std::max(at, f.start + f.size);
+      before = f.name;
+    }
+    add(at, end);
+  }
+}
+
+// The jumps, applied to a copy of the code and written a stretch at a time: one write per run
+// of jumps less than a page apart (a write per jump costs a system call and a page walk each:
+// seconds for a BLAS library's 80,000 sites).
+void write_jumps(const TraceeMemory& mem, std::span<const native::CodeRange> code,
+                 const std::vector<native::Emitted::Jump>& jumps) {
+  constexpr uint64_t kGap = 4096;
+  for (const native::CodeRange& r : code) {
+    std::vector<uint8_t> patched(r.bytes.begin(), r.bytes.end());
+    uint64_t lo = UINT64_MAX, hi = 0;
+    auto flush = [&] {
+      if (lo < hi && !mem.write(TraceeAddr(lo), patched.data() + (lo - r.address), hi - lo))
+        throw UserError(fmt::format("its code at {:#x} cannot be written", lo));
+      lo = UINT64_MAX, hi = 0;
+    };
+    for (const auto& j : jumps) {  // sorted by address, as the plan's sites
+      if (j.at < r.address || j.at + j.bytes.size() > r.address + r.bytes.size()) continue;
+      if (lo != UINT64_MAX && j.at > hi + kGap) flush();
+      std::copy(j.bytes.begin(), j.bytes.end(), patched.begin() + (j.at - r.address));
+      lo = std::min(lo, j.at);
+      hi = std::max<uint64_t>(hi, j.at + j.bytes.size());
+    }
+    flush();
+  }
 }
 
 }  // namespace
@@ -56,7 +106,11 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
+  add_unnamed_code(code, functions);
+  auto t0 = std::chrono::steady_clock::now();
   native::ModulePlan plan = native::plan_module(code, functions, busy, data);
+  auto t1 = std::chrono::steady_clock::now();
+  if (getenv("RP_NATIVE_DEBUG")) fprintf(stderr, "plan %s: %.3f s, %zu sites\n", m.path.c_str(), std::chrono::duration<double>(t1 - t0).count(), plan.sites.size());
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;
   done.uncounted = std::move(plan.uncounted);
@@ -68,10 +122,9 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
     native::Emitted out = native::emit(plan, code, base.value());
     if (!g.as->mem().write(base, out.trampolines.data(), out.trampolines.size()))
       throw UserError("its trampolines cannot be written");
-    for (const auto& j : out.jumps)
-      if (!g.as->mem().write(TraceeAddr(j.at), j.bytes.data(), j.bytes.size()))
-        throw UserError(fmt::format("its code at {:#x} cannot be written", j.at));
+    write_jumps(g.as->mem(), code, out.jumps);
     done.sites = plan.sites.size();
+    if (getenv("RP_NATIVE_DEBUG")) fprintf(stderr, "  write: %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
   } catch (const UserError& e) {
     // Jumps already written stay: their trampolines are complete. Those not written count nothing.
     done.failure = e.what();

@@ -128,11 +128,13 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   auto caps = counters::probe_capabilities(counters::catalog_with_user_sets(o.event_dir));
   const counters::BackendChoice without_native = counters::choose_without_native(caps, "");
   auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch, &without_native);
-  // Under emulation the native run is there for T: software counters would add two read()
-  // system calls to every region call (1 us each on the development VM), which disturb short
-  // calls' time more than they tell. They are counted when asked for (--events).
+  // Under emulation the native run is there for T, and under native counting W is read from
+  // memory: software counters would add two read() system calls to every region call (1 us each
+  // on the development VM), which disturb short calls' time more than they tell. They are
+  // counted when asked for (--events).
   std::vector<std::string> events = o.events;
-  if (choice.kind == counters::BackendKind::emul && events.empty()) events = {"none"};
+  if ((choice.kind == counters::BackendKind::emul || choice.kind == counters::BackendKind::native) && events.empty())
+    events = {"none"};
   auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == "process");
   const bool agent_counts = agent_counts_events(*counting.backend);
   runplan::Program program;
@@ -375,6 +377,7 @@ std::optional<std::string> skip_traffic_pass(const RunOptions& o, const result::
   if (wide > 0)
     return fmt::format("AVX-512 code ran ({:.6g} flops), which the emulator cannot run", wide);
   const double estimate = res.wall_time_s.value_or(0) / double(std::max(o.repeat, 1)) * kEmulationSlowdown;
+  if (o.emul_budget_s == 0) return std::string("--emul-budget 0");
   if (estimate > o.emul_budget_s)
     return fmt::format("an emulated run would take about {:.0f} s ({:.0f} x the native run), more than --emul-budget "
                        "{:.0f} s",
@@ -418,7 +421,8 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   so.agent_user_level = m.counting.user_level;
   so.native_counting = m.plan.native_counting;
   // Counters only where they are cheap, unless the user asked for events (docs/preload.md).
-  if (o.events.empty()) so.agent_cheap_factor = kCheapCountersFactor;
+  // Native counting's counts are plain loads: read on every call.
+  if (o.events.empty() && !m.plan.native_counting) so.agent_cheap_factor = kCheapCountersFactor;
   if (!o.quiet) {
     // Said once the regions resolved, so that bad input gets exactly one line.
     so.on_ready = [choice = m.plan.counting, notes = m.counting.notes] {
@@ -588,8 +592,8 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
       ->check(CLI::IsMember({"auto", "perf", "native", "emul", "time"}));
   sub.add_option("--emul-budget", o->emul_budget_s,
                  "native counting: run the emulated pass for the bytes below L1 only when it should take less than "
-                 "this many seconds (estimated from the native run; default 600)")
-      ->check(CLI::PositiveNumber);
+                 "this many seconds (estimated from the native run; default 600; 0: never)")
+      ->check(CLI::NonNegativeNumber);
   sub.add_option("--event-dir", o->event_dir,
                  "directory of event-set files adding or overriding hardware event sets (besides "
                  "$XDG_CONFIG_HOME/roofprof/events or ~/.config/roofprof/events; docs/counters.md)");

@@ -32,8 +32,11 @@ double expected_flops(char mode, int threads) {
 }
 int64_t expected_calls(char mode, int threads) { return mode == 'b' ? kRepeats : kRepeats * threads; }
 
-json run_pattern(Sandbox& sb, const Pattern& p, int threads, const std::vector<std::string>& options = {}) {
-  std::vector<std::string> args{"run", "--backend", "emul", "--no-cache-sim", "--region", p.region};
+json run_pattern(Sandbox& sb, const Pattern& p, int threads, const std::vector<std::string>& options = {},
+                 const std::string& backend = "emul") {
+  std::vector<std::string> args{"run", "--backend", backend, "--region", p.region};
+  if (backend == "emul") args.push_back("--no-cache-sim");
+  else args.insert(args.end(), {"--emul-budget", "0"});  // native counting: W only
   args.insert(args.end(), options.begin(), options.end());
   for (const std::string& a : {std::string("--"), fixture("run_omp_patterns"), std::string(1, p.mode),
                                std::to_string(threads), std::to_string(kN), std::to_string(kRepeats)})
@@ -59,13 +62,15 @@ void expect_parts_add_up(const json& reg) {
   EXPECT_EQ(n, calls(reg));
 }
 
-class OmpPatterns : public ::testing::TestWithParam<std::tuple<int, int>> {};
+// Under emulation (one thread at a time) and under native counting (the threads at once, each
+// counting in its own slots: docs/native.md).
+class OmpPatterns : public ::testing::TestWithParam<std::tuple<int, int, std::string>> {};
 
-TEST_P(OmpPatterns, EmulatedWorkIsExact) {
+TEST_P(OmpPatterns, WorkIsExact) {
   const Pattern& p = kPatterns[std::get<0>(GetParam())];
   const int threads = std::get<1>(GetParam());
   Sandbox sb;
-  json res = run_pattern(sb, p, threads);
+  json res = run_pattern(sb, p, threads, {}, std::get<2>(GetParam()));
   ASSERT_FALSE(res.is_null());
   json reg = region(res, p.region);
   EXPECT_EQ(calls(reg), expected_calls(p.mode, threads)) << reg.dump();
@@ -79,10 +84,12 @@ TEST_P(OmpPatterns, EmulatedWorkIsExact) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, OmpPatterns, ::testing::Combine(::testing::Values(0, 1, 2), ::testing::Values(8, 16)),
+INSTANTIATE_TEST_SUITE_P(Threads, OmpPatterns,
+                         ::testing::Combine(::testing::Values(0, 1, 2), ::testing::Values(8, 16),
+                                            ::testing::Values("emul", "native")),
                          [](const auto& info) {
                            return std::string(1, kPatterns[std::get<0>(info.param)].mode) + "_" +
-                                  std::to_string(std::get<1>(info.param)) + "_threads";
+                                  std::to_string(std::get<1>(info.param)) + "_threads_" + std::get<2>(info.param);
                          });
 
 // The engine runs one thread at a time, in an order that changes from run to run; W does not.

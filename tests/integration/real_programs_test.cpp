@@ -11,10 +11,21 @@ namespace {
 
 constexpr double kN = 1000;  // the fixtures' default size
 
+// The tests of W run twice: under emulation and under native counting (docs/native.md), with the
+// same exact expectations.
+std::string counting_backend = "emul";
+
+class RealProgramsW : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { counting_backend = GetParam(); }
+};
+
 json emul_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
               RunResult* out = nullptr, std::map<std::string, std::string> env = {},
               const std::vector<std::string>& more = {}) {
-  std::vector<std::string> args{"run", "--backend", "emul", "--no-cache-sim"};
+  std::vector<std::string> args{"run", "--backend", counting_backend};
+  if (counting_backend == "emul") args.push_back("--no-cache-sim");
+  else args.insert(args.end(), {"--emul-budget", "0"});  // W only: no emulated pass for the bytes
   args.insert(args.end(), more.begin(), more.end());
   for (const auto& r : regions) args.insert(args.end(), {"--region", r});
   args.push_back("--");
@@ -34,7 +45,7 @@ std::vector<std::string> location_symbols(const json& reg) {
   return out;
 }
 
-TEST(RealPrograms, GccO3ClonesAreTheFunction) {
+TEST_P(RealProgramsW, GccO3ClonesAreTheFunction) {
   Sandbox sb;
   RunResult r;
   json doc = emul_run(sb, {"kern_axpy", "ns::dot", "triad"}, {fixture("real_clones")}, &r);
@@ -63,7 +74,7 @@ TEST(RealPrograms, GccO3ClonesAreTheFunction) {
 
 // gcc -O2 inlines scale_add into main (no out-of-line copy exists): the region covers its
 // inlined copy, measured from where control enters the copy's code to where it leaves.
-TEST(RealPrograms, InlinedFunctionByItsName) {
+TEST_P(RealProgramsW, InlinedFunctionByItsName) {
   Sandbox sb;
   json doc = emul_run(sb, {"scale_add"}, {fixture("real_inlined")});
   json reg = region(doc, "scale_add");
@@ -83,7 +94,7 @@ TEST(RealPrograms, InlinedFunctionByItsName) {
 
 // gcc -O2 inlines axpy at four call sites, each run once: a call of an inlined copy is control
 // reaching its entry point, so 4 calls, exact, natively (breakpoints) and under emulation.
-TEST(RealPrograms, InlinedAtFourCallSitesIsFourCalls) {
+TEST_P(RealProgramsW, InlinedAtFourCallSitesIsFourCalls) {
   Sandbox sb;
   json doc = emul_run(sb, {"axpy"}, {fixture("real_inlined_sites")});
   json reg = region(doc, "axpy");
@@ -113,7 +124,7 @@ TEST(RealPrograms, InlinedAtFourCallSitesIsFourCalls) {
 // gcc -O3 inlines poly into main's loop and vectorises it: one pass of poly's code does two of
 // its source calls, and the loop's scalar tail comes back into poly's code between instructions
 // of main's. Its calls are approximate and say so (result and summary); its W is exact.
-TEST(RealPrograms, InlinedAndFusedIntoItsCallersLoopSaysApproximate) {
+TEST_P(RealProgramsW, InlinedAndFusedIntoItsCallersLoopSaysApproximate) {
   Sandbox sb;
   RunResult r;
   json doc = emul_run(sb, {"poly"}, {fixture("real_inlined_fused")}, &r);
@@ -135,7 +146,7 @@ TEST(RealPrograms, InlinedAndFusedIntoItsCallersLoopSaysApproximate) {
 // entry point heads its own loop: an exit of the first copy there would close and reopen a call
 // on every pass of that loop (1001 calls for 2, before). One call for both, approximate and said
 // so; W exact.
-TEST(RealPrograms, InlinedTwiceInARowIsOneApproximateCall) {
+TEST_P(RealProgramsW, InlinedTwiceInARowIsOneApproximateCall) {
   Sandbox sb;
   json doc = emul_run(sb, {"axpy"}, {fixture("real_inlined_twice")});
   json reg = region(doc, "axpy");
@@ -206,7 +217,7 @@ TEST(RealPrograms, CloneNamesAsSuggestedAreAccepted) {
   }
 }
 
-TEST(RealPrograms, CxxTemplateMethodByTheNameUsersType) {
+TEST_P(RealProgramsW, CxxTemplateMethodByTheNameUsersType) {
   Sandbox sb;
   json doc = emul_run(sb, {"ns::Solver::step", "ns::scale(double,double)"}, {fixture("real_template")});
   json step = region(doc, "ns::Solver::step");
@@ -231,7 +242,7 @@ TEST(RealPrograms, BareNamePrefersTheProgramOverLibc) {
   EXPECT_NE(r.err.find("left out: step in libc.so.6"), std::string::npos) << r.diag();
 }
 
-TEST(RealPrograms, GfortranModuleSubroutine) {
+TEST_P(RealProgramsW, GfortranModuleSubroutine) {
   Sandbox sb;
   for (std::string name : {"kernel", "mymod::kernel", "__mymod_MOD_kernel"}) {
     json doc = emul_run(sb, {name}, {fixture("real_fortran")});
@@ -242,7 +253,7 @@ TEST(RealPrograms, GfortranModuleSubroutine) {
 }
 
 // numpy's a @ b calls OpenBLAS's cblas_dgemm, loaded by dlopen from numpy's extension module.
-TEST(RealPrograms, NumpyMatmulIsCblasDgemm) {
+TEST_P(RealProgramsW, NumpyMatmulIsCblasDgemm) {
   if (!fs::exists("/usr/lib/python3/dist-packages/numpy")) GTEST_SKIP() << "python3-numpy is not installed";
   Sandbox sb;
   // OpenBLAS also scales C by alpha (n^2 flops): 2n^3 is within 0.5% from n = 100 on.
@@ -258,7 +269,7 @@ TEST(RealPrograms, NumpyMatmulIsCblasDgemm) {
 }
 
 // SciPy's solve factorises with LAPACK's dgetrf_ (in OpenBLAS's LAPACK).
-TEST(RealPrograms, ScipySolveCallsDgetrf) {
+TEST_P(RealProgramsW, ScipySolveCallsDgetrf) {
   if (!fs::exists("/usr/lib/python3/dist-packages/scipy")) GTEST_SKIP() << "python3-scipy is not installed";
   Sandbox sb;
   json doc = emul_run(sb, {"dgetrf_"},
@@ -281,7 +292,7 @@ TEST(RealPrograms, ScipySolveCallsDgetrf) {
 // A span whose START is inside a loop: the program stops once, not once per iteration. The run
 // takes at most 3x the run of the same program with a region that traps once (main), and W is
 // exact: 2 flops per iteration.
-TEST(RealPrograms, SpanStartingInsideALoop) {
+TEST_P(RealProgramsW, SpanStartingInsideALoop) {
   Sandbox sb;
   std::string src = "tests/fixtures/real/span_loop.c";
   std::string span = "sum=span_loop.c:" + std::to_string(line_of(src, "SPAN_START")) +
@@ -303,6 +314,9 @@ TEST(RealPrograms, SpanStartingInsideALoop) {
   json doc = emul_run(sb, {}, {fixture("real_span_loop"), "1000"}, nullptr, {}, {"--span", span});
   EXPECT_EQ(region(doc, "sum")["flops"].get<double>(), 2 * 1000.0) << doc.dump(1);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, RealProgramsW, ::testing::Values("emul", "native"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
 }  // namespace it
