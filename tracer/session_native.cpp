@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <list>
-#include <chrono>
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
 #include "native/counting.hpp"
+#include "native/unwind_ranges.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -28,27 +28,21 @@ bool never_counted(const std::string& path) {
   return starts_with(base, "ld-linux") || starts_with(base, "ld64.so") || base == kAgentModule;
 }
 
-// Code that no symbol covers: static functions of a library stripped to its dynamic symbols
-// (Debian's libopenblas: dscal_k_HASWELL calls its vector kernel, which has no name), and the
-// rest of a hand-written function whose symbol's size is short. Each stretch is decoded as a
-// function of its own, named after the symbol before it.
-void add_unnamed_code(std::span<const native::CodeRange> code, std::vector<native::Function>& functions) {
+// Functions no symbol names: static functions of a library stripped to its dynamic symbols
+// (Debian's libopenblas: dscal_k_HASWELL calls its vector kernel, which has no name). Their
+// extents come from the unwind table, so that only code is decoded (never constants between
+// functions); each is named after the symbol before it.
+void add_unnamed_functions(const symbolizer::LoadedModule& m, std::vector<native::Function>& functions) {
   std::vector<native::Function> named = functions;
   std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-  for (const native::CodeRange& r : code) {
-    const uint64_t end = r.address + r.bytes.size();
-    uint64_t at = r.address;
-    std::string before = "the start of the code";
-    auto add = [&](uint64_t lo, uint64_t hi) {
-      if (hi > lo) functions.push_back({lo, hi - lo, "code after " + before});
-    };
-    for (const auto& f : named) {
-      if (f.start + f.size <= at || f.start >= end) continue;
-      add(at, std::min(f.start, end));
-      at = std::max(at, f.start + f.size);
-      before = f.name;
-    }
-    add(at, end);
+  for (const native::CodeExtent& e : native::unwind_ranges(m.path)) {
+    const uint64_t start = m.bias + e.start;
+    auto after = std::upper_bound(named.begin(), named.end(), start,
+                                  [](uint64_t a, const native::Function& f) { return a < f.start; });
+    if (after != named.begin() && std::prev(after)->start + std::prev(after)->size > start) continue;  // named
+    if (after != named.end() && after->start < start + e.size) continue;  // overlaps a named one
+    const std::string before = after == named.begin() ? "the module's start" : std::prev(after)->name;
+    functions.push_back({start, e.size, fmt::format("a function after {}", before)});
   }
 }
 
@@ -106,11 +100,8 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
-  add_unnamed_code(code, functions);
-  auto t0 = std::chrono::steady_clock::now();
+  add_unnamed_functions(m, functions);
   native::ModulePlan plan = native::plan_module(code, functions, busy, data);
-  auto t1 = std::chrono::steady_clock::now();
-  if (getenv("RP_NATIVE_DEBUG")) fprintf(stderr, "plan %s: %.3f s, %zu sites\n", m.path.c_str(), std::chrono::duration<double>(t1 - t0).count(), plan.sites.size());
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;
   done.uncounted = std::move(plan.uncounted);
@@ -124,7 +115,6 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
       throw UserError("its trampolines cannot be written");
     write_jumps(g.as->mem(), code, out.jumps);
     done.sites = plan.sites.size();
-    if (getenv("RP_NATIVE_DEBUG")) fprintf(stderr, "  write: %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
   } catch (const UserError& e) {
     // Jumps already written stay: their trampolines are complete. Those not written count nothing.
     done.failure = e.what();

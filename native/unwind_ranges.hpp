@@ -1,0 +1,21 @@
+#pragma once
+// The functions a module's unwind table (.eh_frame, through the .eh_frame_hdr search table that
+// PT_GNU_EH_FRAME points at) describes: every function the compiler emitted call-frame
+// information for, static ones included, with their exact extent, whether or not a symbol names
+// them (a library stripped to its dynamic symbols keeps its unwind table: exceptions and
+// backtraces need it). Native counting decodes these as functions (docs/native.md).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace roofprof::native {
+
+struct CodeExtent {
+  uint64_t start = 0, size = 0;  // link-time addresses
+};
+
+// Empty when the file has no PT_GNU_EH_FRAME or its table is not one this reads (a table whose
+// entries are not 4-byte offsets from the header: gcc and clang write those); never throws.
+std::vector<CodeExtent> unwind_ranges(const std::string& path);
+
+}  // namespace roofprof::native
