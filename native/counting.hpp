@@ -7,14 +7,17 @@
 // A module's code is cut into counting sites. A site is a straight run of instructions inside one
 // function: it starts at a block start (a function's entry, a branch target, a jump-table entry,
 // the instruction after a call, an exception landing pad, an address in `busy`) and ends at the
-// first of: a block terminator (jmp, jcc, ret: included), a call (excluded: a return address
-// must be in the module's own code, for unwinders and exceptions), the next block start
-// (excluded), the function's end. Only sites holding an instruction with flops are patched.
+// first of: a block terminator (jmp, indirect jmp, ret: included), a call (excluded: a return
+// address must be in the module's own code, for unwinders and exceptions), the next block start
+// (excluded), the function's end. A jcc does not end a site: the code after it is reached only
+// by falling through it, and starts a new segment whose counts are added where it begins. Only
+// sites holding an instruction with flops are patched.
 //
 // A patched site's first RP_NATIVE_JUMP_BYTES become `jmp rel32` to its trampoline (int3 over the
 // rest of the instructions they cut); the trampoline
-//   * adds the site's static counts, one `add $imm, %fs:slot` per nonzero class (flags saved
-//     around them only where they may be live: pushfq/popfq after stepping over the red zone);
+//   * adds each segment's static counts where the segment begins, one `add $imm, %fs:slot` per
+//     nonzero class (flags saved around them only where they may be live: pushfq/popfq after
+//     stepping over the red zone);
 //   * runs the site's instructions, relocated (rip-relative operands rewritten, a relative
 //     jmp/jcc kept as rel32 to its target, or to the target site's trampoline when the target is
 //     a patched site: loops stay in trampolines), with, before each AVX-512 instruction whose
@@ -61,12 +64,21 @@ struct Function {
   std::string name;
 };
 
+// A run of a site's instructions entered only at the site's start or by falling through a jcc:
+// its static counts are added where it begins.
+struct Segment {
+  uint64_t start = 0;
+  std::array<uint64_t, RP_NATIVE_SLOTS> counts{};
+  bool flags_saved = false;  // the flags may be live where it begins
+};
+
 struct Site {
   uint64_t start = 0, end = 0;                          // [start, end): the instructions the trampoline runs
-  std::array<uint64_t, RP_NATIVE_SLOTS> counts{};       // added on entry (masked instructions: at run time)
+  std::array<uint64_t, RP_NATIVE_SLOTS> counts{};       // static counts of all its segments (masked instructions: at run time)
   uint32_t fp_insns = 0;                                // instructions with flops in it
   uint32_t masked = 0;                                  // of them, counted at run time from their opmask
   bool flags_saved = false;                             // the flags may be live at its start
+  std::vector<Segment> segments;                        // the first starts at `start`
   uint64_t trampoline_at = 0;                           // offset of its trampoline from emit's base
   uint64_t trampoline_size = 0;
 };

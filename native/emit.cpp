@@ -99,8 +99,11 @@ class Writer {
   std::vector<uint8_t> trampoline(const Site& s, const std::vector<Insn>& insns) const {
     const uint64_t here = base_ + s.trampoline_at;
     std::vector<uint8_t> t;
-    put_counts(s, t);
-    for (const Insn& in : insns) put_insn(in, t, here);
+    auto seg = s.segments.begin();
+    for (const Insn& in : insns) {
+      if (seg != s.segments.end() && seg->start == in.address) put_counts(*seg++, t);
+      put_insn(in, t, here);
+    }
     if (needs_jump_back(insns.back())) {
       t.push_back(0xe9);
       put_rel32(t, here, destination(s.end));

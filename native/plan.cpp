@@ -152,10 +152,41 @@ std::vector<Cut> cut_sites(const Module& m, const Decoded& d) {
     }
     if (open != SIZE_MAX && m.is_start(in.address)) close(i, false);
     if (open == SIZE_MAX) open = i;
-    if (in.flow != Flow::kNext) close(i + 1, false);
+    if (in.flow != Flow::kNext && in.flow != Flow::kJcc) close(i + 1, false);
   }
   close(d.end, false);
   return out;
+}
+
+// The site's segments: a new one after each jcc, each with its static counts and whether the
+// flags may be live where it begins.
+void add_segments(const Module& m, const Cut& c, Site& s) {
+  const Insn* end = &m.insns[c.first] + (c.end - c.first);
+  for (size_t i = c.first; i < c.end; ++i) {
+    const Insn& in = m.insns[i];
+    if (i == c.first || m.insns[i - 1].flow == Flow::kJcc) {
+      Segment seg;
+      seg.start = in.address;
+      seg.flags_saved = flags_live(&in, end, c.call_follows);
+      s.segments.push_back(seg);
+    }
+    if (in.flops && !in.flops->mask) {
+      s.segments.back().counts[in.flops->slot] += in.flops->flops();
+      s.counts[in.flops->slot] += in.flops->flops();
+    }
+  }
+  s.flags_saved = s.segments.front().flags_saved;
+}
+
+uint64_t trampoline_size(const Module& m, const Cut& c, const Site& s) {
+  uint64_t size = needs_jump_back(m.insns[c.end - 1]) ? kJumpBackBytes : 0;
+  for (const Segment& seg : s.segments) size += counts_bytes(seg);
+  for (size_t i = c.first; i < c.end; ++i) {
+    const Insn& in = m.insns[i];
+    if (in.flops && in.flops->mask) size += masked_count_bytes(*in.flops);
+    size += relocated_bytes(in);
+  }
+  return size;
 }
 
 void plan_site(const Module& m, const Decoded& d, const Cut& c, ModulePlan& plan) {
@@ -168,7 +199,6 @@ void plan_site(const Module& m, const Decoded& d, const Cut& c, ModulePlan& plan
     if (!f) continue;
     ++s.fp_insns;
     if (f->mask) ++s.masked;
-    else s.counts[f->slot] += f->flops();
   }
   if (s.fp_insns == 0) return;
   plan.fp_insns += s.fp_insns;
@@ -179,14 +209,9 @@ void plan_site(const Module& m, const Decoded& d, const Cut& c, ModulePlan& plan
     plan.uncounted_fp_insns += s.fp_insns;
     return;
   }
-  s.flags_saved = flags_live(&m.insns[c.first], &m.insns[c.first] + (c.end - c.first), c.call_follows);
-  s.trampoline_size = counts_bytes(s) + (needs_jump_back(last) ? kJumpBackBytes : 0);
-  for (size_t i = c.first; i < c.end; ++i) {
-    const Insn& in = m.insns[i];
-    if (in.flops && in.flops->mask) s.trampoline_size += masked_count_bytes(*in.flops);
-    s.trampoline_size += relocated_bytes(in);
-  }
-  plan.sites.push_back(s);
+  add_segments(m, c, s);
+  s.trampoline_size = trampoline_size(m, c, s);
+  plan.sites.push_back(std::move(s));
 }
 
 void lay_out(ModulePlan& plan) {
