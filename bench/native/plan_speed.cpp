@@ -1,0 +1,91 @@
+// How long plan_module takes on a module as the tracer gives it (docs/benchmarks.md, "Native
+// counting: planning a module"): the file's executable and other loaded segments, its function
+// symbols. Reference in the same run: decoding the same functions' bytes once with the project's
+// Capstone wrapper (probes/x86_decode.hpp) and nothing else.
+//   bench_native_plan FILE...
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "common/error.hpp"
+#include "native/counting.hpp"
+#include "probes/x86_decode.hpp"
+#include "symbolizer/elf_file.hpp"
+
+using namespace roofprof;
+
+namespace {
+
+struct Image {
+  std::vector<uint8_t> file;
+  std::vector<native::CodeRange> code, data;
+  std::vector<native::Function> functions;
+};
+
+Image read_image(const std::string& path) {
+  Image img;
+  std::ifstream in(path, std::ios::binary);
+  img.file.assign(std::istreambuf_iterator<char>(in), {});
+  auto elf = symbolizer::ElfFile::open(path);
+  for (const auto& seg : elf->segments()) {
+    native::CodeRange r{seg.vaddr, std::span<const uint8_t>(img.file.data() + seg.offset, seg.filesz)};
+    (seg.exec ? img.code : img.data).push_back(r);
+  }
+  for (const auto& s : elf->functions()) img.functions.push_back({s.value, s.size, s.name});
+  return img;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Linear Capstone decode of every function (each once, by start), skipping a byte where it fails.
+uint64_t decode_all(const Image& img) {
+  uint64_t n = 0, last_end = 0;
+  for (const auto& f : img.functions) {
+    if (f.start < last_end) continue;
+    last_end = f.start + f.size;
+    for (const auto& r : img.code) {
+      if (f.start < r.address || f.start + f.size > r.address + r.bytes.size()) continue;
+      const uint8_t* p = r.bytes.data() + (f.start - r.address);
+      for (uint64_t off = 0; off < f.size;) {
+        const cs_insn* in = probes::decode_x86(p + off, f.size - off, f.start + off);
+        off += in ? in->size : 1;
+        ++n;
+      }
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_native_plan FILE...\n");
+    return kUserErrorExit;
+  }
+  for (int i = 1; i < argc; ++i) {
+    try {
+      const Image img = read_image(argv[i]);
+      auto t0 = std::chrono::steady_clock::now();
+      const native::ModulePlan plan = native::plan_module(img.code, img.functions, {}, img.data);
+      const double plan_s = seconds_since(t0);
+      t0 = std::chrono::steady_clock::now();
+      const uint64_t insns = decode_all(img);
+      const double decode_s = seconds_since(t0);
+      uint64_t code_bytes = 0;
+      for (const auto& r : img.code) code_bytes += r.bytes.size();
+      std::printf("%s: %.1f MiB code, %zu functions, %llu instructions; plan %.3f s: %zu sites, %llu FP instructions, "
+                  "%llu uncounted, %llu trampoline bytes; Capstone decode alone %.3f s; plan/decode %.2f\n",
+                  argv[i], code_bytes / 1048576.0, img.functions.size(), (unsigned long long)insns, plan_s,
+                  plan.sites.size(), (unsigned long long)plan.fp_insns, (unsigned long long)plan.uncounted_fp_insns,
+                  (unsigned long long)plan.trampoline_bytes, decode_s, plan_s / decode_s);
+    } catch (const UserError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return kUserErrorExit;
+    }
+  }
+}
