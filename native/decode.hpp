@@ -35,7 +35,10 @@ struct Insn {
   std::optional<InsnFlops> flops;
 };
 
-// The instruction at code[0..avail) at address `at`; nullopt when it does not decode.
+// The instruction at code[0..avail) at address `at`; nullopt when it does not decode. EVEX from
+// its bytes (native/evex.hpp), then the opcode tables (native/table_decode.hpp), then Capstone.
 std::optional<Insn> decode_insn(const uint8_t* code, size_t avail, uint64_t at);
+// Capstone's decode alone (the tables' reference, tests/unit/native/decode_test.cpp).
+std::optional<Insn> decode_with_capstone(const uint8_t* code, size_t avail, uint64_t at);
 
 }  // namespace roofprof::native

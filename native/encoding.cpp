@@ -30,7 +30,8 @@ void read_evex(const uint8_t* p, size_t left, Encoding& e) {
 Encoding read_encoding(const uint8_t* code, size_t length) {
   Encoding e;
   size_t i = 0;
-  while (i < length && is_legacy_prefix(code[i])) ++i;
+  size_t rex = 0;  // a REX counts only right before the opcode
+  while (i < length && (is_legacy_prefix(code[i]) || (code[i] & 0xf0) == 0x40)) rex = (code[i++] & 0xf0) == 0x40;
   if (i >= length) return e;
   if (code[i] == 0x62) {
     read_evex(code + i, length - i, e);
@@ -44,7 +45,7 @@ Encoding read_encoding(const uint8_t* code, size_t length) {
     e.vector_bits = (code[i + 2] & 4) ? 256 : 128;
     e.opcode_at = i + 3;
   } else {
-    if ((code[i] & 0xf0) == 0x40) ++i;  // REX
+    (void)rex;
     e.opcode_at = i;
   }
   e.has_modrm_after = e.opcode_at + 1 < length;
