@@ -207,6 +207,23 @@ INSTANTIATE_TEST_SUITE_P(Opt, Kernels, ::testing::Values("libnative_kernels_O2.s
 
 // ---- C++ exceptions through counted code ----------------------------------------------------
 
+TEST(NativeExec, FunctionsWithTryAndCatchAreFullyPatched) {
+  if (!has_avx2_fma()) GTEST_SKIP() << "the fixture is built for AVX2 and FMA";
+  Pair& m = module("libnative_throw.so");
+  for (const Uncounted& u : m.plan.uncounted) EXPECT_EQ(u.function.find("nt_scale"), std::string::npos) << u.function << " " << u.why;
+  // the loop in nt_scale_catch, the handler's add in nt_scale_catch.cold (after the landing pad's
+  // call to __cxa_begin_catch)
+  auto sites_in = [&](const std::string& name) {
+    int n = 0;
+    for (const Function& f : m.patched.functions())
+      if (f.name == name)
+        for (const Site& s : m.plan.sites) n += s.start >= f.start && s.start < f.start + f.size;
+    return n;
+  };
+  EXPECT_GE(sites_in("nt_scale_catch"), 1);
+  EXPECT_EQ(sites_in("nt_scale_catch.cold"), 1);
+}
+
 TEST(NativeExec, AnExceptionThrownThroughACountedLoop) {
   if (!has_avx2_fma()) GTEST_SKIP() << "the fixture is built for AVX2 and FMA";
   Pair& m = module("libnative_throw.so");
@@ -314,8 +331,11 @@ TEST_F(Avx512, AMaskedScalarAddCountsItsOneLane) {
   }
 }
 
-TEST_F(Avx512, NothingIsUncounted) {
+TEST_F(Avx512, NothingIsUncountedAndMaskedInstructionsAreCountedAtRunTime) {
   for (const Uncounted& u : m().plan.uncounted) ADD_FAILURE() << u.function << " " << u.why;
+  uint32_t masked = 0;
+  for (const Site& s : m().plan.sites) masked += s.masked;
+  EXPECT_GE(masked, 4u);  // mask_fmadd, maskz_add, the tail's fmadd, mask_add_sd
 }
 
 }  // namespace
