@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "common/error.hpp"
@@ -97,6 +99,9 @@ int main(int argc, char** argv) {
                   argv[i], code_bytes / 1048576.0, img.functions.size(), (unsigned long long)insns, plan_t.cpu, plan_t.wall,
                   plan.sites.size(), (unsigned long long)plan.fp_insns, (unsigned long long)plan.uncounted_fp_insns,
                   (unsigned long long)plan.trampoline_bytes, decode_t.cpu, decode_t.wall, plan_t.cpu / decode_t.cpu);
+      std::map<std::string, uint64_t> why;
+      for (const auto& u : plan.uncounted) why[u.why.substr(0, u.why.find(" +"))] += u.fp_insns;
+      for (const auto& [w, n] : why) std::printf("  uncounted: %llu FP instructions: %s\n", (unsigned long long)n, w.c_str());
     } catch (const UserError& e) {
       std::fprintf(stderr, "%s\n", e.what());
       return kUserErrorExit;
