@@ -2,9 +2,14 @@
 // (tests/fixtures/native/plan_cases.S, p_pad) and on g++'s (tests/fixtures/native/throw.cpp).
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <link.h>
 
+#include <algorithm>
+#include <cstring>
+
+#include "native/decode.hpp"
 #include "native/landing_pads.hpp"
+#include "symbolizer/elf_file.hpp"
 #include "tests/unit/native/harness.hpp"
 
 namespace roofprof::native::test {
@@ -58,6 +63,60 @@ TEST(LandingPads, GxxCatchHandlersAreInstructionsOfTheirFunctions) {
     if (f.name == "nt_scale_catch.cold") cold = &f;
   ASSERT_NE(cold, nullptr);
   EXPECT_TRUE(std::any_of(pads.begin(), pads.end(), [&](uint64_t a) { return a > cold->start && a < cold->start + cold->size; }));
+}
+
+// This process's libstdc++ as loaded: its PT_LOAD ranges, PT_GNU_EH_FRAME and functions.
+struct Loaded {
+  std::string path;
+  uint64_t base = 0, hdr = 0;
+  std::vector<CodeRange> ranges;
+};
+Loaded loaded_libstdcxx() {
+  Loaded l;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* arg) {
+        auto* l = static_cast<Loaded*>(arg);
+        if (!std::strstr(info->dlpi_name, "libstdc++")) return 0;
+        l->path = info->dlpi_name;
+        l->base = info->dlpi_addr;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD)
+            l->ranges.push_back({l->base + ph.p_vaddr, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(l->base + ph.p_vaddr), ph.p_filesz)});
+          if (ph.p_type == PT_GNU_EH_FRAME) l->hdr = l->base + ph.p_vaddr;
+        }
+        return 1;
+      },
+      &l);
+  return l;
+}
+
+TEST(LandingPads, EveryPadOfLibstdcxxInAFunctionIsOneOfItsInstructions) {
+  const Loaded l = loaded_libstdcxx();
+  ASSERT_FALSE(l.path.empty());
+  const auto pads = landing_pads(l.ranges, l.hdr);
+  EXPECT_GT(pads.size(), 1000u);
+  auto elf = symbolizer::ElfFile::open(l.path);
+  size_t on_boundary = 0, in_function = 0;
+  for (uint64_t pad : pads) {
+    const symbolizer::Symbol* s = elf->function_at(pad - l.base);
+    if (!s) continue;
+    ++in_function;
+    const uint64_t start = l.base + s->value;
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(start);
+    for (uint64_t off = 0; off < s->size;) {
+      if (start + off == pad) {
+        ++on_boundary;
+        break;
+      }
+      auto in = decode_insn(p + off, s->size - off, start + off);
+      if (!in) break;
+      off += in->length;
+    }
+  }
+  // libstdc++ ships .dynsym only: pads in .cold parts and local functions have no symbol
+  EXPECT_GT(in_function, 1000u);
+  EXPECT_EQ(on_boundary, in_function);
 }
 
 TEST(LandingPads, NothingOutsideTheMappedRanges) {
