@@ -6,7 +6,8 @@
 //
 // A module's code is cut into counting sites. A site is a straight run of instructions inside one
 // function: it starts at a block start (a function's entry, a branch target, a jump-table entry,
-// the instruction after a call, an exception landing pad, an address in `busy`) and ends at the
+// the instruction after a call, an address in `busy`: the tracer adds the exception landing pads,
+// native/landing_pads.hpp) and ends at the
 // first of: a block terminator (jmp, indirect jmp, ret: included), a call (excluded: a return
 // address must be in the module's own code, for unwinders and exceptions), the next block start
 // (excluded), the function's end. A jcc does not end a site: the code after it is reached only

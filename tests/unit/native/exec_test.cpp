@@ -6,6 +6,7 @@
 #include <csetjmp>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "tests/unit/native/harness.hpp"
@@ -185,6 +186,24 @@ TEST_P(Kernels, SwitchDispatchedThroughAJumpTable) {
   const Slots d = counted([&] { got = m().patched.fn<Fn>("nk_dispatch")(n, ops.data(), x.data()); });
   EXPECT_EQ(got, want);
   EXPECT_EQ(total(d), expect);
+}
+
+TEST_P(Kernels, EachThreadCountsItsOwnWork) {
+  using Fn = void(int, double, const double*, double*);
+  const int n = 1000;
+  const auto x = ramp(n, 1.0, 0.5);
+  auto worker = [&](int calls, uint64_t* counted_out) {
+    auto y = ramp(n, 2.0, 0.25);
+    const Slots before = read_slots();
+    for (int c = 0; c < calls; ++c) m().patched.fn<Fn>("nk_daxpy")(n, 1.5, x.data(), y.data());
+    *counted_out = total(delta(before, read_slots()));
+  };
+  uint64_t a = 0, b = 0;
+  std::thread ta(worker, 300, &a), tb(worker, 700, &b);
+  ta.join();
+  tb.join();
+  EXPECT_EQ(a, 2u * n * 300);
+  EXPECT_EQ(b, 2u * n * 700);
 }
 
 TEST_P(Kernels, LongjmpOutOfACountedLoop) {
