@@ -7,16 +7,11 @@
 #include "native/counting.hpp"
 #include "native/decode.hpp"
 #include "native/layout.hpp"
+#include "native/ranges.hpp"
 
 namespace roofprof::native {
 
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 class Writer {
  public:
@@ -38,8 +33,7 @@ class Writer {
 
  private:
   const uint8_t* bytes_at(uint64_t at, uint64_t size) const {
-    for (const CodeRange& r : code_)
-      if (at >= r.address && at + size <= r.address + r.bytes.size()) return r.bytes.data() + (at - r.address);
+    if (const uint8_t* p = find_bytes(code_, at, size)) return p;
     throw std::logic_error("native: site " + hex(at) + " is not in the code given to emit");
   }
 

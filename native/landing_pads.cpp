@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "native/ranges.hpp"
+
 namespace roofprof::native {
 
 namespace {
@@ -16,14 +18,9 @@ class Reader {
  public:
   explicit Reader(std::span<const CodeRange> mapped) : mapped_(mapped) {}
 
-  const uint8_t* at(uint64_t a, uint64_t n) const {
-    for (const CodeRange& r : mapped_)
-      if (a >= r.address && a + n <= r.address + r.bytes.size()) return r.bytes.data() + (a - r.address);
-    return nullptr;
-  }
   template <class T>
   std::optional<T> fixed(uint64_t& a) const {
-    const uint8_t* p = at(a, sizeof(T));
+    const uint8_t* p = find_bytes(mapped_, a, sizeof(T));
     if (!p) return std::nullopt;
     T v;
     std::memcpy(&v, p, sizeof v);

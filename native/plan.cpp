@@ -7,6 +7,7 @@
 #include "native/counting.hpp"
 #include "native/decode.hpp"
 #include "native/layout.hpp"
+#include "native/ranges.hpp"
 
 namespace roofprof::native {
 
@@ -31,12 +32,6 @@ struct Module {
   std::vector<uint64_t> starts;  // sorted block starts
 };
 
-const uint8_t* find_bytes(std::span<const CodeRange> ranges, uint64_t at, uint64_t size) {
-  for (const CodeRange& r : ranges)
-    if (at >= r.address && at + size <= r.address + r.bytes.size()) return r.bytes.data() + (at - r.address);
-  return nullptr;
-}
-
 // One function per start, each cut at the next one's start (assembler symbols inside a function,
 // aliases), so that no two functions share an instruction.
 std::vector<Function> distinct_functions(std::span<const Function> functions) {
@@ -50,12 +45,6 @@ std::vector<Function> distinct_functions(std::span<const Function> functions) {
             out.end());
   for (size_t i = 0; i + 1 < out.size(); ++i) out[i].size = std::min(out[i].size, out[i + 1].start - out[i].start);
   return out;
-}
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 bool ends_block(Flow f) { return f != Flow::kNext && f != Flow::kJcc; }

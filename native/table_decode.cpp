@@ -2,38 +2,14 @@
 
 #include <cstring>
 
+#include "native/encoding.hpp"
+#include "native/opcode_flops.hpp"
+
 namespace roofprof::native {
 
 namespace {
 
 constexpr uint8_t CF = 1, PF = 2, AF = 4, ZF = 8, SF = 16, OF = 32;
-
-struct Prefixes {
-  bool opsize = false, rep = false, repne = false, addr32 = false;
-  uint8_t rex = 0;
-  size_t length = 0;
-};
-
-Prefixes read_prefixes(const uint8_t* code, size_t avail) {
-  Prefixes p;
-  size_t i = 0;
-  // A REX counts only right before the opcode: one followed by another prefix is ignored.
-  for (; i < avail && i < 14; ++i) {
-    const uint8_t b = code[i];
-    if ((b & 0xf0) == 0x40) {
-      p.rex = b;
-      continue;
-    }
-    if (b == 0x66) p.opsize = true;
-    else if (b == 0xf3) p.rep = true, p.repne = false;
-    else if (b == 0xf2) p.repne = true, p.rep = false;
-    else if (b == 0x67) p.addr32 = true;
-    else if (b != 0xf0 && b != 0x2e && b != 0x36 && b != 0x3e && b != 0x26 && b != 0x64 && b != 0x65) break;
-    p.rex = 0;
-  }
-  p.length = i;
-  return p;
-}
 
 // The SSE type prefix: 0 ps, 1 pd (66), 2 ss (F3), 3 sd (F2).
 unsigned sse_pp(const Prefixes& p) { return p.rep ? 2 : p.repne ? 3 : p.opsize ? 1 : 0; }
@@ -43,35 +19,11 @@ struct Operands {
   unsigned imm = 0;  // immediate bytes
 };
 
-// ---- flops --------------------------------------------------------------------------------
+// ---- flops ----------------------------------------------------------------------------------
 
-std::optional<InsnFlops> make_flops(bool dp, bool packed, unsigned bits, uint32_t per_lane) {
-  InsnFlops f;
-  f.per_lane = per_lane;
-  const rp_native_slot scalar = dp ? RP_NATIVE_DP_SCALAR : RP_NATIVE_SP_SCALAR;
-  if (!packed) {
-    f.slot = scalar;
-    return f;
-  }
-  f.slot = rp_native_slot(scalar + (bits == 128 ? 1 : 2));
-  f.lanes = bits / (dp ? 64 : 32);
-  return f;
-}
-
-// Map 1 (0f xx), legacy or VEX, with type prefix pp.
 std::optional<InsnFlops> map1_flops(uint8_t op, unsigned pp, unsigned bits) {
-  switch (op) {
-    case 0x51: case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e: case 0x5f:
-      return make_flops(pp == 1 || pp == 3, pp < 2, bits, 1);
-    case 0x52: case 0x53:  // rsqrt, rcp: ps, ss
-      if (pp == 0 || pp == 2) return make_flops(false, pp == 0, bits, 1);
-      return std::nullopt;
-    case 0x7c: case 0x7d: case 0xd0:  // hadd, hsub, addsub: 66 pd, f2 ps
-      if (pp == 1 || pp == 3) return make_flops(pp == 1, true, bits, 1);
-      return std::nullopt;
-    default:
-      return std::nullopt;
-  }
+  if (auto f = arith_flops(op, pp, bits)) return f;
+  return sse_only_flops(op, pp, bits);
 }
 
 // Map 3 (0f 3a xx) with 66: dpps, dppd; VEX map 3: also FMA4.
@@ -82,37 +34,6 @@ std::optional<InsnFlops> map3_flops(uint8_t op, unsigned pp, unsigned bits, bool
   if (op >= 0x5c && op <= 0x5f) return make_flops(op & 1, true, bits, 2);  // vfmaddsub, vfmsubadd
   if ((op >= 0x68 && op <= 0x6f) || (op >= 0x78 && op <= 0x7f)) return make_flops(op & 1, (op & 2) == 0, bits, 2);
   return std::nullopt;
-}
-
-// VEX map 2 (0f 38 xx) with 66: FMA3, W selecting double.
-std::optional<InsnFlops> map2_flops(uint8_t op, unsigned pp, unsigned bits, bool w) {
-  if (pp != 1) return std::nullopt;
-  const bool fma = (op >= 0x96 && op <= 0x9f) || (op >= 0xa6 && op <= 0xaf) || (op >= 0xb6 && op <= 0xbf);
-  if (!fma) return std::nullopt;
-  return make_flops(w, (op & 0xf) < 9 || (op & 1) == 0, bits, 2);
-}
-
-// x87 (d8-df): as native/flops.cpp's rules.
-std::optional<InsnFlops> x87_flops(uint8_t op, uint8_t modrm) {
-  const bool reg_form = (modrm >> 6) == 3;
-  const unsigned reg = (modrm >> 3) & 7;
-  const bool arith = reg == 0 || reg == 1 || reg >= 4;
-  uint32_t n = 0;
-  if (op == 0xd8 || op == 0xdc || op == 0xde) n = arith;
-  else if (op == 0xda) n = !reg_form && arith;
-  else if (op == 0xd9) {
-    switch (modrm) {
-      case 0xf0: case 0xf1: case 0xf2: case 0xf3: case 0xf5: case 0xf8: case 0xf9: case 0xfa: case 0xfd: case 0xfe:
-      case 0xff: n = 1; break;
-      case 0xfb: n = 2; break;
-      default: break;
-    }
-  }
-  if (!n) return std::nullopt;
-  InsnFlops f;
-  f.slot = RP_NATIVE_X87;
-  f.lanes = n;
-  return f;
 }
 
 // ---- one-byte map -------------------------------------------------------------------------
@@ -314,7 +235,7 @@ std::optional<Insn> decode_vex(const uint8_t* code, size_t avail, uint64_t at, c
   if (!in) return std::nullopt;
   const unsigned bits = l ? 256 : 128;
   if (map == 1) in->flops = map1_flops(op, pp, bits);
-  else if (map == 2) in->flops = map2_flops(op, pp, bits, w);
+  else if (map == 2) in->flops = fma3_flops(op, pp, bits, w);
   else in->flops = map3_flops(op, pp, bits, true);
   if (map == 1 && (op == 0x2e || op == 0x2f)) in->flags_written = kAllArithFlags;
   return in;
