@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "native/counting.hpp"
+#include "native/decode.hpp"
 #include "tests/unit/native/harness.hpp"
 
 namespace roofprof::native::test {
@@ -165,6 +166,53 @@ TEST(PlanModule, TotalsAndLayout) {
   EXPECT_EQ(p.trampoline_bytes % 16, 0u);
   EXPECT_GE(p.trampoline_bytes, p.sites.back().trampoline_at + p.sites.back().trampoline_size);
 }
+
+// On compiled code: no direct branch of any function lands inside a site (only at its start),
+// and every site of a function starts at or after the function's start and ends by its end.
+class CompiledPlan : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CompiledPlan, NoBranchLandsInsideASite) {
+  LoadedModule m(fixture_path(GetParam()));
+  const ModulePlan p = m.plan();
+  ASSERT_FALSE(p.sites.empty());
+  std::vector<uint64_t> targets;
+  for (const Function& f : m.functions()) {
+    const uint8_t* bytes = nullptr;
+    for (const CodeRange& r : m.code())
+      if (f.start >= r.address && f.start + f.size <= r.address + r.bytes.size()) bytes = r.bytes.data() + (f.start - r.address);
+    for (uint64_t off = 0; bytes && off < f.size;) {
+      auto in = decode_with_capstone(bytes + off, f.size - off, f.start + off);
+      if (!in) break;
+      if (in->flow == Flow::kJmp || in->flow == Flow::kJcc) targets.push_back(in->target);
+      off += in->length;
+    }
+  }
+  ASSERT_FALSE(targets.empty());
+  for (const Site& s : p.sites)
+    for (uint64_t t : targets) EXPECT_FALSE(t > s.start && t < s.end) << std::hex << t << " inside " << s.start;
+  for (const Site& s : p.sites) {
+    bool in_one = false;
+    for (const Function& f : m.functions()) in_one |= s.start >= f.start && s.end <= f.start + f.size;
+    EXPECT_TRUE(in_one) << std::hex << s.start;
+  }
+}
+
+TEST_P(CompiledPlan, TheSwitchHasASitePerCaseWithFlops) {
+  LoadedModule m(fixture_path(GetParam()));
+  if (std::string(GetParam()).find("kernels") == std::string::npos) GTEST_SKIP();
+  const ModulePlan p = m.plan();
+  const uint64_t fn = m.address("nk_dispatch");
+  uint64_t size = 0;
+  for (const Function& f : m.functions())
+    if (f.start == fn) size = f.size;
+  int sites = 0;
+  for (const Site& s : p.sites) sites += s.start >= fn && s.start < fn + size;
+  EXPECT_GE(sites, 7);  // seven cases with flops, each reached through the table
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CompiledPlan,
+                         ::testing::Values("libnative_kernels_O2.so", "libnative_kernels_O3.so", "libnative_throw.so",
+                                           "libnative_avx512.so"));
 
 }  // namespace
 }  // namespace roofprof::native::test
