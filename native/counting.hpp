@@ -6,11 +6,12 @@
 //
 // A module's code is cut into counting sites. A site is a straight run of instructions inside one
 // function: it starts at a block start (a function's entry, a branch target, a jump-table entry,
-// the instruction after a call, an address in `busy`: the tracer adds the exception landing pads,
-// native/landing_pads.hpp) and ends at the
-// first of: a block terminator (jmp, indirect jmp, ret: included), a call (excluded: a return
-// address must be in the module's own code, for unwinders and exceptions), the next block start
-// (excluded), the function's end. A jcc does not end a site: the code after it is reached only
+// the instruction after a call, jmp or ret, an address in `busy`: the tracer adds the exception
+// landing pads, native/landing_pads.hpp) and ends at the first of: a block terminator (jmp,
+// indirect jmp, ret: included), a call (excluded: a return address must be in the module's own
+// code, for unwinders and exceptions), an instruction emit does not relocate (loop, loope,
+// loopne, jrcxz, xbegin: excluded, like a call), the next block start (excluded), the function's
+// end. A jcc does not end a site: the code after it is reached only
 // by falling through it, and starts a new segment whose counts are added where it begins. Only
 // sites holding an instruction with flops are patched.
 //
@@ -27,10 +28,10 @@
 //   * jumps to the site's end (or the next site's trampoline) when it does not end in a jump.
 // The original bytes after the first RP_NATIVE_JUMP_BYTES stay as they were: code that jumps
 // into the middle of a site (a target the analysis missed) runs the original uncounted, never
-// corrupts. A site is refused (uncounted, with why) when its first RP_NATIVE_JUMP_BYTES are
-// shorter than a jump (the site is shorter), an instruction cannot be relocated (rip-relative
-// addressing other than a disp32 memory operand, loop/jrcxz, ...), or they would cover a block
-// start or a `busy` address after the first byte.
+// corrupts. A site is refused (uncounted, with why) when it is shorter than a jump (then no block
+// start or `busy` address can lie inside its first RP_NATIVE_JUMP_BYTES but at the first byte),
+// or its function is: it does not decode to its end, or it has an indirect jump whose table was
+// not found.
 #include <array>
 #include <cstdint>
 #include <optional>
