@@ -302,6 +302,15 @@ class Avx512 : public ::testing::Test {
   Pair& m() { return module("libnative_avx512.so"); }
 };
 
+TEST_F(Avx512, EvexRipRelativeOperandsAreRewritten) {
+  Pair& cases = module("libnative_plan_cases.so");
+  using Fn = double(double);
+  double got = 0;
+  const Slots d = counted([&] { got = cases.patched.fn<Fn>("p_rip_evex")(2.0); });
+  EXPECT_EQ(got, 7.0);
+  EXPECT_EQ(d[RP_NATIVE_DP_SCALAR], 2u);
+}
+
 TEST_F(Avx512, MaskFmaddCountsTheMasksLanes) {
   using Fn = void(int, double*, const double*, const double*, uint8_t);
   const int n = 64;
