@@ -108,13 +108,16 @@ void read_flow(const cs_insn& in, Insn& out) {
   }
 }
 
-void read_rip_operand(const cs_insn& in, Insn& out) {
+void read_memory_operand(const cs_insn& in, Insn& out) {
   const cs_x86& x = in.detail->x86;
   for (uint8_t i = 0; i < x.op_count; ++i) {
     const cs_x86_op& op = x.operands[i];
-    if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RIP) {
+    if (op.type != X86_OP_MEM) continue;
+    if (op.mem.base == X86_REG_RIP) {
       out.rip_disp_at = x.encoding.disp_offset;
       out.target = in.address + in.size + uint64_t(op.mem.disp);
+    } else if (op.mem.base == X86_REG_INVALID && op.mem.index != X86_REG_INVALID && op.mem.scale == 8) {
+      out.absolute_table = uint64_t(op.mem.disp);
     }
   }
 }
@@ -140,7 +143,7 @@ std::optional<Insn> decode_with_capstone(const uint8_t* code, size_t avail, uint
   out.address = at;
   out.length = uint8_t(in->size);
   read_flow(*in, out);
-  if (out.flow == Flow::kNext || out.flow == Flow::kIndirectJmp) read_rip_operand(*in, out);
+  if (out.flow == Flow::kNext || out.flow == Flow::kIndirectJmp) read_memory_operand(*in, out);
   read_flags(*in, out);
   out.flops = classify_flops(*in);
   return out;

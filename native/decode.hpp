@@ -32,6 +32,7 @@ struct Insn {
   uint8_t flags_read = 0;     // kAllArithFlags bits it reads
   uint8_t flags_written = 0;  // bits it writes (set, reset, modified or left undefined)
   uint64_t target = 0;        // kJmp, kJcc, kCall with a direct target, kUnmovable's target; rip-relative operand's address
+  uint64_t absolute_table = 0;  // a memory operand disp32(,%index,8) with no base: disp32 sign-extended (non-PIC jump tables)
   std::optional<InsnFlops> flops;
 };
 

@@ -22,7 +22,8 @@ struct Decoded {
   const uint8_t* bytes = nullptr;
   bool has_fp = false;
   bool has_switch_jump = false;   // an indirect jmp through a register
-  std::vector<uint64_t> rip_refs;  // addresses its rip-relative operands name (table candidates)
+  std::vector<uint64_t> rip_refs;       // addresses its rip-relative operands name (PIC table candidates)
+  std::vector<uint64_t> absolute_refs;  // disp32(,%index,8) operands' addresses (non-PIC table candidates)
   std::string refused;             // why none of its sites is patched ("" when they may be)
 };
 
@@ -48,6 +49,7 @@ std::vector<Function> distinct_functions(std::span<const Function> functions) {
 }
 
 bool ends_block(Flow f) { return f != Flow::kNext && f != Flow::kJcc; }
+// An indirect jmp not through a rip-relative slot (a tail call through the GOT is not a switch).
 bool is_switch_jump(const Insn& in) { return in.flow == Flow::kIndirectJmp && in.rip_disp_at == 0; }
 
 // Decodes `d`'s function linearly, calling each(insn) for every instruction; sets d.refused
@@ -76,8 +78,9 @@ void scan_function(Module& m, Decoded& d) {
     d.has_fp |= in.flops.has_value();
     d.has_switch_jump |= is_switch_jump(in);
     if (in.rip_disp_at && in.flow == Flow::kNext) d.rip_refs.push_back(in.target);
+    if (in.absolute_table) d.absolute_refs.push_back(in.absolute_table);
   });
-  if (!d.has_switch_jump) d.rip_refs = {};
+  if (!d.has_switch_jump) d.rip_refs = {}, d.absolute_refs = {};
 }
 
 // A switch's table: int32 offsets from the table's address (gcc and clang, -fPIC or not:
@@ -98,11 +101,29 @@ bool add_table_entries(Module& m, uint64_t table, uint64_t fn_start, uint64_t fn
   return into_fn;
 }
 
+// A non-PIC switch's table: absolute 8-byte addresses (gcc -fno-pic: jmp *table(,%idx,8); clang:
+// mov table(,%idx,8), %reg; jmp *%reg), read while they land in code.
+bool add_absolute_entries(Module& m, uint64_t table, uint64_t fn_start, uint64_t fn_end) {
+  bool into_fn = false;
+  for (size_t k = 0; k < kMaxTableEntries; ++k) {
+    const uint8_t* p = find_bytes(m.data, table + 8 * k, 8);
+    if (!p) p = find_bytes(m.code, table + 8 * k, 8);
+    if (!p) break;
+    uint64_t target;
+    std::memcpy(&target, p, 8);
+    if (!find_bytes(m.code, target, 1)) break;
+    m.starts.push_back(target);
+    into_fn |= target >= fn_start && target < fn_end;
+  }
+  return into_fn;
+}
+
 void add_jump_tables(Module& m) {
   for (Decoded& d : m.functions) {
     if (!d.has_switch_jump) continue;
     bool found = false;
     for (uint64_t table : d.rip_refs) found |= add_table_entries(m, table, d.fn->start, d.fn->start + d.fn->size);
+    for (uint64_t table : d.absolute_refs) found |= add_absolute_entries(m, table, d.fn->start, d.fn->start + d.fn->size);
     if (!found && d.refused.empty()) d.refused = "its function has an indirect jump whose table was not found";
   }
 }

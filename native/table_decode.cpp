@@ -159,8 +159,10 @@ void map1_flags(uint8_t op, Insn& in) {
 }
 
 // ModRM, SIB and displacement after the opcode at code[at]: their length; a rip-relative disp32's
-// offset in rip_at (0 none). nullopt when cut short.
-std::optional<size_t> modrm_bytes(const uint8_t* code, size_t avail, size_t at, size_t& rip_at) {
+// offset in rip_at (0 none); the offset of a disp32 with no base and an index scaled by 8 in
+// table_at (0 none). nullopt when cut short.
+std::optional<size_t> modrm_bytes(const uint8_t* code, size_t avail, size_t at, bool index_ext, size_t& rip_at,
+                                  size_t& table_at) {
   if (at >= avail) return std::nullopt;
   const uint8_t modrm = code[at];
   const unsigned mod = modrm >> 6, rm = modrm & 7;
@@ -168,8 +170,12 @@ std::optional<size_t> modrm_bytes(const uint8_t* code, size_t avail, size_t at, 
   if (mod == 3) return n;
   if (rm == 4) {
     if (at + 1 >= avail) return std::nullopt;
+    const uint8_t sib = code[at + 1];
     n += 1;
-    if (mod == 0 && (code[at + 1] & 7) == 5) n += 4;
+    if (mod == 0 && (sib & 7) == 5) {
+      if ((sib >> 6) == 3 && (((sib >> 3) & 7) != 4 || index_ext)) table_at = at + 2;  // 100 without REX.X: no index
+      n += 4;
+    }
   } else if (mod == 0 && rm == 5) {
     rip_at = at + 1;
     n += 4;
@@ -183,13 +189,14 @@ struct Shape {
   size_t opcode_at = 0;    // offset of the opcode byte
   bool modrm = false;
   unsigned imm = 0;
+  bool index_ext = false;  // REX.X (VEX: not X̄): the SIB index's fourth bit
 };
 
 // Finishes an instruction of a given shape: length, rip-relative operand.
 std::optional<Insn> finish(const uint8_t* code, size_t avail, uint64_t at, const Shape& s, bool addr32) {
-  size_t rip_at = 0, n = s.opcode_at + 1;
+  size_t rip_at = 0, table_at = 0, n = s.opcode_at + 1;
   if (s.modrm) {
-    auto m = modrm_bytes(code, avail, n, rip_at);
+    auto m = modrm_bytes(code, avail, n, s.index_ext, rip_at, table_at);
     if (!m) return std::nullopt;
     n += *m;
   }
@@ -204,6 +211,11 @@ std::optional<Insn> finish(const uint8_t* code, size_t avail, uint64_t at, const
     std::memcpy(&disp, code + rip_at, 4);
     in.rip_disp_at = uint8_t(rip_at);
     in.target = at + n + int64_t(disp);
+  }
+  if (table_at) {
+    int32_t disp;
+    std::memcpy(&disp, code + table_at, 4);
+    in.absolute_table = uint64_t(int64_t(disp));
   }
   return in;
 }
@@ -230,7 +242,8 @@ std::optional<Insn> decode_vex(const uint8_t* code, size_t avail, uint64_t at, c
     if (map < 1 || map > 3) return std::nullopt;
   }
   const uint8_t op = code[op_at];
-  Shape s{op_at, !(map == 1 && op == 0x77), map == 3 || (map == 1 && map1_imm8(op) && op != 0xa4 && op != 0xac && op != 0xba)};
+  Shape s{op_at, !(map == 1 && op == 0x77), map == 3 || (map == 1 && map1_imm8(op) && op != 0xa4 && op != 0xac && op != 0xba),
+          code[i] == 0xc4 && !(code[i + 1] & 0x40)};
   auto in = finish(code, avail, at, s, p.addr32);
   if (!in) return std::nullopt;
   const unsigned bits = l ? 256 : 128;
@@ -249,7 +262,7 @@ std::optional<Insn> decode_0f(const uint8_t* code, size_t avail, uint64_t at, co
   if (op == 0x38 || op == 0x3a) {
     if (i + 2 >= avail) return std::nullopt;
     const uint8_t op3 = code[i + 2];
-    auto in = finish(code, avail, at, Shape{i + 2, true, op == 0x3a ? 1u : 0u}, p.addr32);
+    auto in = finish(code, avail, at, Shape{i + 2, true, op == 0x3a ? 1u : 0u, bool(p.rex & 2)}, p.addr32);
     if (!in) return std::nullopt;
     if (op == 0x3a) {
       in->flops = map3_flops(op3, sse_pp(p), 128, false);
@@ -260,7 +273,8 @@ std::optional<Insn> decode_0f(const uint8_t* code, size_t avail, uint64_t at, co
     }
     return in;
   }
-  auto in = finish(code, avail, at, Shape{i + 1, !map1_no_modrm(op), (op >= 0x80 && op <= 0x8f) ? 4u : map1_imm8(op) ? 1u : 0u},
+  auto in = finish(code, avail, at,
+                   Shape{i + 1, !map1_no_modrm(op), (op >= 0x80 && op <= 0x8f) ? 4u : map1_imm8(op) ? 1u : 0u, bool(p.rex & 2)},
                    p.addr32);
   if (!in) return std::nullopt;
   if (op >= 0x80 && op <= 0x8f) {
@@ -284,7 +298,7 @@ std::optional<Insn> decode_map0(const uint8_t* code, size_t avail, uint64_t at, 
   const unsigned reg = (modrm >> 3) & 7;
   if (op == 0xc7 && modrm == 0xf8) return std::nullopt;  // xbegin
   if (op == 0x8f && reg != 0) return std::nullopt;       // XOP
-  auto in = finish(code, avail, at, Shape{i, has_modrm, map0_imm(op, p, modrm)}, p.addr32);
+  auto in = finish(code, avail, at, Shape{i, has_modrm, map0_imm(op, p, modrm), bool(p.rex & 2)}, p.addr32);
   if (!in) return std::nullopt;
   const bool branch = (op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) || op == 0xe8 || op == 0xe9 || op == 0xeb;
   if (branch && p.opsize) return std::nullopt;  // 16-bit targets

@@ -71,7 +71,7 @@ void compare_file(const std::string& path, Tally& t) {
         const bool x87 = (p[off] >= 0xd8 && p[off] <= 0xdf) || p[off] == 0x9b;
         const bool vex = p[off] == 0xc4 || p[off] == 0xc5;
         const bool same = fast->length == cs->length && fast->flow == cs->flow && fast->target == cs->target &&
-                          fast->cc == cs->cc && fast->rip_disp_at == cs->rip_disp_at && same_flops(fast->flops, cs->flops) &&
+                          fast->cc == cs->cc && fast->rip_disp_at == cs->rip_disp_at && fast->absolute_table == cs->absolute_table && same_flops(fast->flops, cs->flops) &&
                           (x87 || vex || cs->flags_read == 0 || fast->flags_read != 0) &&
                           (x87 || comis || pcmpstr || (fast->flags_written & ~cs->flags_written) == 0);
         if (!same) {
@@ -94,7 +94,7 @@ void compare_file(const std::string& path, Tally& t) {
 TEST(TableDecode, AgreesWithCapstoneOnRealCode) {
   std::vector<std::string> files = {fixture_path("libnative_kernels_O2.so"), fixture_path("libnative_kernels_O3.so"),
                                     fixture_path("libnative_throw.so"), fixture_path("libnative_plan_cases.so"),
-                                    fixture_path("emul_insn_table")};
+                                    fixture_path("emul_insn_table"), fixture_path("native_kernels_nopie")};
   for (const char* lib : {"/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libm.so.6",
                           "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
                           "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0"})

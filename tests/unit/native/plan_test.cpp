@@ -197,6 +197,25 @@ TEST_P(CompiledPlan, NoBranchLandsInsideASite) {
   }
 }
 
+TEST(PlanModule, ANonPicSwitchsAbsoluteTable) {
+  const FileImage img = read_file_image(fixture_path("native_kernels_nopie"));
+  const ModulePlan p = plan_module(img.code, img.functions, {}, img.data);
+  const Function* fn = nullptr;
+  for (const Function& f : img.functions)
+    if (f.name == "nk_dispatch") fn = &f;
+  ASSERT_NE(fn, nullptr);
+  int sites = 0;
+  for (const Site& s : p.sites) sites += s.start >= fn->start && s.start < fn->start + fn->size;
+  EXPECT_GE(sites, 7);
+  for (const Uncounted& u : p.uncounted) EXPECT_NE(u.function, "nk_dispatch") << u.why;
+  // without the data, the table is not found
+  const ModulePlan blind = plan_module(img.code, img.functions, {});
+  bool refused = false;
+  for (const Uncounted& u : blind.uncounted)
+    refused |= u.function == "nk_dispatch" && u.why == "its function has an indirect jump whose table was not found";
+  EXPECT_TRUE(refused);
+}
+
 TEST(PlanModule, TheCompiledSwitchHasASitePerCaseWithFlops) {
   for (const char* name : {"libnative_kernels_O2.so", "libnative_kernels_O3.so"}) {
     LoadedModule m(fixture_path(name));
