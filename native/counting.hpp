@@ -6,15 +6,20 @@
 //
 // A module's code is cut into counting sites. A site is a straight run of instructions inside one
 // function: it starts at a block start (a function's entry, a branch target, a jump-table entry,
-// the instruction after a call, an exception landing pad, an address in `busy`) and ends at the
-// first of: a block terminator (jmp, jcc, ret: included), a call (excluded: a return address
-// must be in the module's own code, for unwinders and exceptions), the next block start
-// (excluded), the function's end. Only sites holding an instruction with flops are patched.
+// the instruction after a call, jmp or ret, an address in `busy`: the tracer adds the exception
+// landing pads, native/landing_pads.hpp) and ends at the first of: a block terminator (jmp,
+// indirect jmp, ret: included), a call (excluded: a return address must be in the module's own
+// code, for unwinders and exceptions), an instruction emit does not relocate (loop, loope,
+// loopne, jrcxz, xbegin: excluded, like a call), the next block start (excluded), the function's
+// end. A jcc does not end a site: the code after it is reached only
+// by falling through it, and starts a new segment whose counts are added where it begins. Only
+// sites holding an instruction with flops are patched.
 //
 // A patched site's first RP_NATIVE_JUMP_BYTES become `jmp rel32` to its trampoline (int3 over the
 // rest of the instructions they cut); the trampoline
-//   * adds the site's static counts, one `add $imm, %fs:slot` per nonzero class (flags saved
-//     around them only where they may be live: pushfq/popfq after stepping over the red zone);
+//   * adds each segment's static counts where the segment begins, one `add $imm, %fs:slot` per
+//     nonzero class (flags saved around them only where they may be live: pushfq/popfq after
+//     stepping over the red zone);
 //   * runs the site's instructions, relocated (rip-relative operands rewritten, a relative
 //     jmp/jcc kept as rel32 to its target, or to the target site's trampoline when the target is
 //     a patched site: loops stay in trampolines), with, before each AVX-512 instruction whose
@@ -23,10 +28,10 @@
 //   * jumps to the site's end (or the next site's trampoline) when it does not end in a jump.
 // The original bytes after the first RP_NATIVE_JUMP_BYTES stay as they were: code that jumps
 // into the middle of a site (a target the analysis missed) runs the original uncounted, never
-// corrupts. A site is refused (uncounted, with why) when its first RP_NATIVE_JUMP_BYTES are
-// shorter than a jump (the site is shorter), an instruction cannot be relocated (rip-relative
-// addressing other than a disp32 memory operand, loop/jrcxz, ...), or they would cover a block
-// start or a `busy` address after the first byte.
+// corrupts. A site is refused (uncounted, with why) when it is shorter than a jump (then no block
+// start or `busy` address can lie inside its first RP_NATIVE_JUMP_BYTES but at the first byte),
+// or its function is: it does not decode to its end, or it has an indirect jump whose table was
+// not found.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -61,12 +66,21 @@ struct Function {
   std::string name;
 };
 
+// A run of a site's instructions entered only at the site's start or by falling through a jcc:
+// its static counts are added where it begins.
+struct Segment {
+  uint64_t start = 0;
+  std::array<uint64_t, RP_NATIVE_SLOTS> counts{};
+  bool flags_saved = false;  // the flags may be live where it begins
+};
+
 struct Site {
   uint64_t start = 0, end = 0;                          // [start, end): the instructions the trampoline runs
-  std::array<uint64_t, RP_NATIVE_SLOTS> counts{};       // added on entry (masked instructions: at run time)
+  std::array<uint64_t, RP_NATIVE_SLOTS> counts{};       // static counts of all its segments (masked instructions: at run time)
   uint32_t fp_insns = 0;                                // instructions with flops in it
   uint32_t masked = 0;                                  // of them, counted at run time from their opmask
   bool flags_saved = false;                             // the flags may be live at its start
+  std::vector<Segment> segments;                        // the first starts at `start`
   // Its start is in `busy`: another probe is (or will be) there, so jumps to it go through the
   // original code (its probe, then its counting jump), never straight to its trampoline.
   bool probed = false;

@@ -5,6 +5,7 @@
 #include "native/encoding.hpp"
 #include "native/evex.hpp"
 #include "native/flops.hpp"
+#include "native/table_decode.hpp"
 #include "probes/x86_decode.hpp"
 
 namespace roofprof::native {
@@ -43,7 +44,21 @@ bool reads_flags_by_name(const cs_insn& in) {
   }
 }
 
+// x87 instructions: Capstone 4 puts the x87 status flags in the eflags field. Of EFLAGS, fcmov
+// reads and fcomi/fucomi (db/df f0-f7) write.
+bool x87_eflags(const cs_insn& in, Insn& out) {
+  const Encoding enc = read_encoding(in.bytes, in.size);
+  const uint8_t op = in.bytes[enc.opcode_at];
+  if (op == 0x9b) return true;  // fwait
+  if (op < 0xd8 || op > 0xdf) return false;
+  const uint8_t modrm = enc.has_modrm_after ? in.bytes[enc.opcode_at + 1] : 0;
+  if ((op == 0xda || op == 0xdb) && modrm >= 0xc0 && modrm < 0xe0) out.flags_read = kAllArithFlags;
+  if ((op == 0xdb || op == 0xdf) && modrm >= 0xe8 && modrm < 0xf8) out.flags_written = kAllArithFlags;
+  return true;
+}
+
 void read_flags(const cs_insn& in, Insn& out) {
+  if (x87_eflags(in, out)) return;
   const uint64_t ef = in.detail->x86.eflags;
   for (int f = 0; f < 6; ++f) {
     if (ef & kFlagBits[f].write) out.flags_written |= uint8_t(1u << f);
@@ -84,20 +99,25 @@ void read_flow(const cs_insn& in, Insn& out) {
     } else {
       out.target = uint64_t(imm->imm);
       out.flow = in.id == X86_INS_JMP ? Flow::kJmp : Flow::kJcc;
-      const Encoding enc = read_encoding(in.bytes, in.size);
-      const uint8_t op = in.bytes[enc.opcode_at];
-      out.cc = op == 0x0f ? in.bytes[enc.opcode_at + 1] & 0xf : op & 0xf;
+      if (out.flow == Flow::kJcc) {
+        const Encoding enc = read_encoding(in.bytes, in.size);
+        const uint8_t op = in.bytes[enc.opcode_at];
+        out.cc = op == 0x0f ? in.bytes[enc.opcode_at + 1] & 0xf : op & 0xf;
+      }
     }
   }
 }
 
-void read_rip_operand(const cs_insn& in, Insn& out) {
+void read_memory_operand(const cs_insn& in, Insn& out) {
   const cs_x86& x = in.detail->x86;
   for (uint8_t i = 0; i < x.op_count; ++i) {
     const cs_x86_op& op = x.operands[i];
-    if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RIP) {
+    if (op.type != X86_OP_MEM) continue;
+    if (op.mem.base == X86_REG_RIP) {
       out.rip_disp_at = x.encoding.disp_offset;
       out.target = in.address + in.size + uint64_t(op.mem.disp);
+    } else if (op.mem.base == X86_REG_INVALID && op.mem.index != X86_REG_INVALID && op.mem.scale == 8) {
+      out.absolute_table = uint64_t(op.mem.disp);
     }
   }
 }
@@ -106,6 +126,11 @@ void read_rip_operand(const cs_insn& in, Insn& out) {
 
 std::optional<Insn> decode_insn(const uint8_t* code, size_t avail, uint64_t at) {
   if (auto evex = decode_evex(code, avail, at)) return evex;
+  if (auto fast = decode_from_tables(code, avail, at)) return fast;
+  return decode_with_capstone(code, avail, at);
+}
+
+std::optional<Insn> decode_with_capstone(const uint8_t* code, size_t avail, uint64_t at) {
   const cs_insn* in = probes::decode_x86(code, avail, at);
   if (!in) {
     if (!probes::is_endbr64(code, avail)) return std::nullopt;
@@ -118,7 +143,7 @@ std::optional<Insn> decode_insn(const uint8_t* code, size_t avail, uint64_t at) 
   out.address = at;
   out.length = uint8_t(in->size);
   read_flow(*in, out);
-  if (out.flow == Flow::kNext || out.flow == Flow::kIndirectJmp) read_rip_operand(*in, out);
+  if (out.flow == Flow::kNext || out.flow == Flow::kIndirectJmp) read_memory_operand(*in, out);
   read_flags(*in, out);
   out.flops = classify_flops(*in);
   return out;

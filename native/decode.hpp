@@ -32,10 +32,14 @@ struct Insn {
   uint8_t flags_read = 0;     // kAllArithFlags bits it reads
   uint8_t flags_written = 0;  // bits it writes (set, reset, modified or left undefined)
   uint64_t target = 0;        // kJmp, kJcc, kCall with a direct target, kUnmovable's target; rip-relative operand's address
+  uint64_t absolute_table = 0;  // a memory operand disp32(,%index,8) with no base: disp32 sign-extended (non-PIC jump tables)
   std::optional<InsnFlops> flops;
 };
 
-// The instruction at code[0..avail) at address `at`; nullopt when it does not decode.
+// The instruction at code[0..avail) at address `at`; nullopt when it does not decode. EVEX from
+// its bytes (native/evex.hpp), then the opcode tables (native/table_decode.hpp), then Capstone.
 std::optional<Insn> decode_insn(const uint8_t* code, size_t avail, uint64_t at);
+// Capstone's decode alone (the tables' reference, tests/unit/native/decode_test.cpp).
+std::optional<Insn> decode_with_capstone(const uint8_t* code, size_t avail, uint64_t at);
 
 }  // namespace roofprof::native

@@ -7,16 +7,11 @@
 #include "native/counting.hpp"
 #include "native/decode.hpp"
 #include "native/layout.hpp"
+#include "native/ranges.hpp"
 
 namespace roofprof::native {
 
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 class Writer {
  public:
@@ -38,8 +33,7 @@ class Writer {
 
  private:
   const uint8_t* bytes_at(uint64_t at, uint64_t size) const {
-    for (const CodeRange& r : code_)
-      if (at >= r.address && at + size <= r.address + r.bytes.size()) return r.bytes.data() + (at - r.address);
+    if (const uint8_t* p = find_bytes(code_, at, size)) return p;
     throw std::logic_error("native: site " + hex(at) + " is not in the code given to emit");
   }
 
@@ -100,8 +94,11 @@ class Writer {
   std::vector<uint8_t> trampoline(const Site& s, const std::vector<Insn>& insns) const {
     const uint64_t here = base_ + s.trampoline_at;
     std::vector<uint8_t> t;
-    put_counts(s, t);
-    for (const Insn& in : insns) put_insn(in, t, here);
+    auto seg = s.segments.begin();
+    for (const Insn& in : insns) {
+      if (seg != s.segments.end() && seg->start == in.address) put_counts(*seg++, t);
+      put_insn(in, t, here);
+    }
     if (needs_jump_back(insns.back())) {
       t.push_back(0xe9);
       put_rel32(t, here, destination(s.end));

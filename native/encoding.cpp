@@ -2,17 +2,27 @@
 
 namespace roofprof::native {
 
-namespace {
-
-bool is_legacy_prefix(uint8_t b) {
-  switch (b) {
-    case 0xf0: case 0xf2: case 0xf3: case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64:
-    case 0x65: case 0x66: case 0x67:
-      return true;
-    default:
-      return false;
+Prefixes read_prefixes(const uint8_t* code, size_t avail) {
+  Prefixes p;
+  size_t i = 0;
+  for (; i < avail && i < 14; ++i) {
+    const uint8_t b = code[i];
+    if ((b & 0xf0) == 0x40) {
+      p.rex = b;
+      continue;
+    }
+    if (b == 0x66) p.opsize = true;
+    else if (b == 0xf3) p.rep = true, p.repne = false;
+    else if (b == 0xf2) p.repne = true, p.rep = false;
+    else if (b == 0x67) p.addr32 = true;
+    else if (b != 0xf0 && b != 0x2e && b != 0x36 && b != 0x3e && b != 0x26 && b != 0x64 && b != 0x65) break;
+    p.rex = 0;
   }
+  p.length = i;
+  return p;
 }
+
+namespace {
 
 void read_evex(const uint8_t* p, size_t left, Encoding& e) {
   e.kind = Encoding::kEvex;
@@ -29,8 +39,8 @@ void read_evex(const uint8_t* p, size_t left, Encoding& e) {
 
 Encoding read_encoding(const uint8_t* code, size_t length) {
   Encoding e;
-  size_t i = 0;
-  while (i < length && is_legacy_prefix(code[i])) ++i;
+  const Prefixes p = read_prefixes(code, length);
+  const size_t i = p.length;
   if (i >= length) return e;
   if (code[i] == 0x62) {
     read_evex(code + i, length - i, e);
@@ -44,7 +54,6 @@ Encoding read_encoding(const uint8_t* code, size_t length) {
     e.vector_bits = (code[i + 2] & 4) ? 256 : 128;
     e.opcode_at = i + 3;
   } else {
-    if ((code[i] & 0xf0) == 0x40) ++i;  // REX
     e.opcode_at = i;
   }
   e.has_modrm_after = e.opcode_at + 1 < length;

@@ -6,6 +6,15 @@
 
 namespace roofprof::native {
 
+// The legacy prefixes and the REX of an instruction (a REX counts only right before the opcode:
+// one followed by another prefix is ignored).
+struct Prefixes {
+  bool opsize = false, rep = false, repne = false, addr32 = false;
+  uint8_t rex = 0;
+  size_t length = 0;  // of all of them: the offset of the opcode (or VEX/EVEX prefix)
+};
+Prefixes read_prefixes(const uint8_t* code, size_t avail);
+
 struct Encoding {
   enum Kind : uint8_t { kLegacy, kVex, kEvex } kind = kLegacy;
   unsigned vector_bits = 128;  // VEX.L / EVEX.L'L (EVEX.b with a register operand: 512, rounding control)

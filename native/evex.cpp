@@ -3,25 +3,11 @@
 #include <cstring>
 
 #include "native/encoding.hpp"
+#include "native/opcode_flops.hpp"
 
 namespace roofprof::native {
 
 namespace {
-
-size_t legacy_prefixes(const uint8_t* code, size_t avail) {
-  size_t i = 0;
-  while (i < avail && i < 14) {
-    switch (code[i]) {
-      case 0xf0: case 0xf2: case 0xf3: case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64:
-      case 0x65: case 0x66: case 0x67:
-        ++i;
-        continue;
-      default:
-        return i;
-    }
-  }
-  return i;
-}
 
 bool has_imm8(unsigned map, uint8_t op) {
   if (map == 3) return true;
@@ -54,43 +40,23 @@ std::optional<Addressing> addressing(const uint8_t* code, size_t avail, size_t m
   return a;
 }
 
-// FP_ARITH_INST_RETIRED's operations among EVEX opcodes: per lane, and whether packed.
-struct EvexOp {
-  uint32_t per_lane = 0;  // 0: no flops
-  bool packed = false;
-  bool dp = false;
-};
-EvexOp evex_op(unsigned map, unsigned pp, bool w, uint8_t op) {
-  EvexOp r;
-  if (map == 1) {
-    switch (op) {
-      case 0x51: case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e: case 0x5f: break;
-      default: return r;
-    }
-    r.per_lane = 1;
-    r.packed = pp == 0 || pp == 1;
-    r.dp = pp == 1 || pp == 3;
-    return r;
-  }
-  if (map != 2 || pp != 1) return r;
-  r.dp = w;
-  const bool fma = (op >= 0x96 && op <= 0x9f) || (op >= 0xa6 && op <= 0xaf) || (op >= 0xb6 && op <= 0xbf);
-  if (fma) {
-    r.per_lane = 2;
-    r.packed = (op & 0xf) < 9 || (op & 1) == 0;  // x6 x7 x8 xa xc xe packed; x9 xb xd xf scalar
-    return r;
-  }
+// FP_ARITH_INST_RETIRED's operations among EVEX opcodes: the shared ones, and VRCP14/VRSQRT14
+// (0f38 4c-4f) and AVX512ER's VRCP28/VRSQRT28 (0f38 ca-cd), 1 per lane as RCP and RSQRT.
+std::optional<InsnFlops> evex_flops(unsigned map, uint8_t op, unsigned pp, unsigned bits, bool w) {
+  if (map == 1) return arith_flops(op, pp, bits);
+  if (map != 2 || pp != 1) return std::nullopt;
+  if (auto f = fma3_flops(op, pp, bits, w)) return f;
   switch (op) {
-    case 0x4c: case 0x4e: case 0xca: case 0xcc: r.per_lane = 1; r.packed = true; return r;   // vrcp14/vrsqrt14/vrcp28/vrsqrt28 p*
-    case 0x4d: case 0x4f: case 0xcb: case 0xcd: r.per_lane = 1; r.packed = false; return r;  // s*
-    default: return r;
+    case 0x4c: case 0x4e: case 0xca: case 0xcc: return make_flops(w, true, bits, 1);
+    case 0x4d: case 0x4f: case 0xcb: case 0xcd: return make_flops(w, false, bits, 1);
+    default: return std::nullopt;
   }
 }
 
 }  // namespace
 
 std::optional<Insn> decode_evex(const uint8_t* code, size_t avail, uint64_t at) {
-  const size_t p = legacy_prefixes(code, avail);
+  const size_t p = read_prefixes(code, avail).length;
   if (p + 6 > avail || code[p] != 0x62) return std::nullopt;
   const uint8_t p0 = code[p + 1], p1 = code[p + 2];
   const unsigned map = p0 & 7, pp = p1 & 3;
@@ -110,22 +76,9 @@ std::optional<Insn> decode_evex(const uint8_t* code, size_t avail, uint64_t at) 
     in.target = at + length + int64_t(disp);
   }
   if (map == 1 && (op == 0x2e || op == 0x2f)) in.flags_written = kAllArithFlags;  // vucomis*, vcomis*
-  const EvexOp e = evex_op(map, pp, w, op);
-  if (e.per_lane) {
-    const Encoding enc = read_encoding(code, length);
-    InsnFlops f;
-    f.per_lane = e.per_lane;
-    f.mask = enc.opmask;
-    const rp_native_slot scalar = e.dp ? RP_NATIVE_DP_SCALAR : RP_NATIVE_SP_SCALAR;
-    if (e.packed) {
-      const int width = enc.vector_bits == 128 ? 1 : enc.vector_bits == 256 ? 2 : 3;
-      f.slot = rp_native_slot(scalar + width);
-      f.lanes = enc.vector_bits / (e.dp ? 64 : 32);
-    } else {
-      f.slot = scalar;
-    }
-    in.flops = f;
-  }
+  const Encoding enc = read_encoding(code, length);
+  in.flops = evex_flops(map, op, pp, enc.vector_bits, w);
+  if (in.flops) in.flops->mask = enc.opmask;
   return in;
 }
 

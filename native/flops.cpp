@@ -5,6 +5,7 @@
 
 #include "native/decode.hpp"
 #include "native/encoding.hpp"
+#include "native/opcode_flops.hpp"
 
 namespace roofprof::native {
 
@@ -49,47 +50,13 @@ std::optional<InsnFlops> sse_avx_flops(std::string_view m, const Encoding& enc) 
   return std::nullopt;
 }
 
-// x87 (d8-df): the operations the emulation tool counts (docs/emulation.md), 1 each; FSINCOS
-// computes a sine and a cosine: 2.
-uint32_t x87_flops(const uint8_t* code, const Encoding& enc) {
-  const uint8_t op = code[enc.opcode_at];
-  if (op < 0xd8 || op > 0xdf || !enc.has_modrm_after) return 0;
-  const uint8_t modrm = code[enc.opcode_at + 1];
-  const bool reg_form = (modrm >> 6) == 3;
-  const unsigned reg = (modrm >> 3) & 7;
-  const bool arith_reg = reg == 0 || reg == 1 || reg >= 4;  // add mul sub subr div divr
-  switch (op) {
-    case 0xd8: case 0xdc: return arith_reg ? 1 : 0;
-    case 0xde: return arith_reg ? 1 : 0;              // fiadd m16 ... ; faddp ... fdivp
-    case 0xda: return !reg_form && arith_reg ? 1 : 0;  // fiadd m32 ...; register forms: fcmov, fucompp
-    case 0xd9:
-      switch (modrm) {
-        case 0xf0: case 0xf1: case 0xf2: case 0xf3: case 0xf5: case 0xf8: case 0xf9: case 0xfa:
-        case 0xfd: case 0xfe: case 0xff:
-          return 1;  // f2xm1 fyl2x fptan fpatan fprem1 fprem fyl2xp1 fsqrt fscale fsin fcos
-        case 0xfb:
-          return 2;  // fsincos
-        default:
-          return 0;
-      }
-    default:
-      return 0;
-  }
-}
-
 }  // namespace
 
 std::optional<InsnFlops> classify_flops(const cs_insn& insn) {
   const Encoding enc = read_encoding(insn.bytes, insn.size);
   if (enc.kind == Encoding::kLegacy && enc.opcode_at < insn.size) {
-    if (uint32_t n = x87_flops(insn.bytes, enc)) {
-      InsnFlops f;
-      f.slot = RP_NATIVE_X87;
-      f.lanes = n;
-      return f;
-    }
     const uint8_t op = insn.bytes[enc.opcode_at];
-    if (op >= 0xd8 && op <= 0xdf) return std::nullopt;
+    if (op >= 0xd8 && op <= 0xdf) return enc.has_modrm_after ? x87_flops(op, insn.bytes[enc.opcode_at + 1]) : std::nullopt;
   }
   return sse_avx_flops(insn.mnemonic, enc);
 }

@@ -19,7 +19,7 @@ void put32(std::vector<uint8_t>& out, uint32_t v) {
 }
 uint32_t slot_offset(int slot) { return RP_NATIVE_SLOT_OFFSET(slot); }
 
-int nonzero_counts(const Site& site) {
+int nonzero_counts(const Segment& site) {
   int n = 0;
   for (uint64_t c : site.counts) n += c != 0;
   return n;
@@ -27,13 +27,13 @@ int nonzero_counts(const Site& site) {
 
 }  // namespace
 
-uint64_t counts_bytes(const Site& site) {
+uint64_t counts_bytes(const Segment& site) {
   const int n = nonzero_counts(site);
   if (n == 0) return 0;
   return n * kAddImmBytes + (site.flags_saved ? kSaveFlagsBytes : 0);
 }
 
-void put_counts(const Site& site, std::vector<uint8_t>& out) {
+void put_counts(const Segment& site, std::vector<uint8_t>& out) {
   if (nonzero_counts(site) == 0) return;
   if (site.flags_saved) {
     put(out, kStepOverRedZone);

@@ -13,8 +13,8 @@ inline constexpr uint64_t kTrampolineAlign = 16;
 
 // add $count, %fs:slot for each nonzero count, inside pushfq/popfq over the red zone when the
 // flags may be live.
-uint64_t counts_bytes(const Site& site);
-void put_counts(const Site& site, std::vector<uint8_t>& out);
+uint64_t counts_bytes(const Segment& seg);
+void put_counts(const Segment& seg, std::vector<uint8_t>& out);
 
 // Before a masked AVX-512 instruction: the popcount of its opmask's lanes times its flops per
 // lane, added to its class (saves rax and the flags over the red zone).

@@ -1,5 +1,5 @@
-// plan_module (docs/native.md, "Sites"): decode each function once, find the block starts of the
-// whole module, cut the functions into sites and keep those with flops.
+// plan_module (docs/native.md, "Sites"): a first pass over every function finds the block starts
+// of the whole module; a second decodes the functions with flops again and cuts them into sites.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -7,6 +7,7 @@
 #include "native/counting.hpp"
 #include "native/decode.hpp"
 #include "native/layout.hpp"
+#include "native/ranges.hpp"
 
 namespace roofprof::native {
 
@@ -14,27 +15,23 @@ namespace {
 
 constexpr size_t kMaxTableEntries = 65536;
 
+// What the first pass keeps of a function: no instructions (a module has millions), only what
+// the module-wide block starts and the second pass need.
 struct Decoded {
   const Function* fn = nullptr;
-  size_t first = 0, end = 0;  // its instructions in Module::insns
-  std::string refused;        // why none of its sites is patched ("" when they may be)
+  const uint8_t* bytes = nullptr;
+  bool has_fp = false;
+  bool has_switch_jump = false;   // an indirect jmp through a register
+  std::vector<uint64_t> rip_refs;       // addresses its rip-relative operands name (PIC table candidates)
+  std::vector<uint64_t> absolute_refs;  // disp32(,%index,8) operands' addresses (non-PIC table candidates)
+  std::string refused;             // why none of its sites is patched ("" when they may be)
 };
 
 struct Module {
   std::span<const CodeRange> code, data;
-  std::vector<Insn> insns;
   std::vector<Decoded> functions;
   std::vector<uint64_t> starts;  // sorted block starts
-  std::vector<uint64_t> busy;    // sorted: other probes' addresses
-
-  bool is_start(uint64_t a) const { return std::binary_search(starts.begin(), starts.end(), a); }
 };
-
-const uint8_t* find_bytes(std::span<const CodeRange> ranges, uint64_t at, uint64_t size) {
-  for (const CodeRange& r : ranges)
-    if (at >= r.address && at + size <= r.address + r.bytes.size()) return r.bytes.data() + (at - r.address);
-  return nullptr;
-}
 
 // One function per start, each cut at the next one's start (assembler symbols inside a function,
 // aliases), so that no two functions share an instruction.
@@ -51,42 +48,39 @@ std::vector<Function> distinct_functions(std::span<const Function> functions) {
   return out;
 }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+bool ends_block(Flow f) { return f != Flow::kNext && f != Flow::kJcc; }
+// An indirect jmp not through a rip-relative slot (a tail call through the GOT is not a switch).
+bool is_switch_jump(const Insn& in) { return in.flow == Flow::kIndirectJmp && in.rip_disp_at == 0; }
 
-void decode_function(Module& m, const Function& fn) {
-  const uint8_t* bytes = find_bytes(m.code, fn.start, fn.size);
-  if (!bytes) return;
-  Decoded d{&fn, m.insns.size(), 0, ""};
+// Decodes `d`'s function linearly, calling each(insn) for every instruction; sets d.refused
+// where it stops decoding.
+template <class Each>
+void decode_function(Decoded& d, Each&& each) {
+  const Function& fn = *d.fn;
   for (uint64_t off = 0; off < fn.size;) {
-    auto insn = decode_insn(bytes + off, fn.size - off, fn.start + off);
+    auto insn = decode_insn(d.bytes + off, fn.size - off, fn.start + off);
     if (!insn) {
       d.refused = "its function does not decode at +" + hex(off);
-      break;
+      return;
     }
-    m.insns.push_back(*insn);
+    each(*insn);
     off += insn->length;
   }
-  d.end = m.insns.size();
-  m.functions.push_back(std::move(d));
 }
 
-bool ends_block(Flow f) { return f != Flow::kNext && f != Flow::kJcc; }
-
-void add_branch_starts(Module& m, const std::span<const uint64_t> busy) {
-  m.starts.assign(busy.begin(), busy.end());
-  for (const Decoded& d : m.functions) {
-    m.starts.push_back(d.fn->start);
-    for (size_t i = d.first; i < d.end; ++i) {
-      const Insn& in = m.insns[i];
-      if (in.flow == Flow::kJmp || in.flow == Flow::kJcc || in.flow == Flow::kUnmovable) m.starts.push_back(in.target);
-      // after a call: where it returns; after a jmp or ret: reached only by a jump (or a landing pad)
-      if (ends_block(in.flow)) m.starts.push_back(in.address + in.length);
-    }
-  }
+// First pass: block starts from branches, calls and terminators, and what the second needs.
+void scan_function(Module& m, Decoded& d) {
+  m.starts.push_back(d.fn->start);
+  decode_function(d, [&](const Insn& in) {
+    if (in.flow == Flow::kJmp || in.flow == Flow::kJcc || in.flow == Flow::kUnmovable) m.starts.push_back(in.target);
+    // after a call: where it returns; after a jmp or ret: reached only by a jump (or a landing pad)
+    if (ends_block(in.flow)) m.starts.push_back(in.address + in.length);
+    d.has_fp |= in.flops.has_value();
+    d.has_switch_jump |= is_switch_jump(in);
+    if (in.rip_disp_at && in.flow == Flow::kNext) d.rip_refs.push_back(in.target);
+    if (in.absolute_table) d.absolute_refs.push_back(in.absolute_table);
+  });
+  if (!d.has_switch_jump) d.rip_refs = {}, d.absolute_refs = {};
 }
 
 // A switch's table: int32 offsets from the table's address (gcc and clang, -fPIC or not:
@@ -107,16 +101,29 @@ bool add_table_entries(Module& m, uint64_t table, uint64_t fn_start, uint64_t fn
   return into_fn;
 }
 
-bool is_switch_jump(const Insn& in) { return in.flow == Flow::kIndirectJmp && in.rip_disp_at == 0; }
+// A non-PIC switch's table: absolute 8-byte addresses (gcc -fno-pic: jmp *table(,%idx,8); clang:
+// mov table(,%idx,8), %reg; jmp *%reg), read while they land in code.
+bool add_absolute_entries(Module& m, uint64_t table, uint64_t fn_start, uint64_t fn_end) {
+  bool into_fn = false;
+  for (size_t k = 0; k < kMaxTableEntries; ++k) {
+    const uint8_t* p = find_bytes(m.data, table + 8 * k, 8);
+    if (!p) p = find_bytes(m.code, table + 8 * k, 8);
+    if (!p) break;
+    uint64_t target;
+    std::memcpy(&target, p, 8);
+    if (!find_bytes(m.code, target, 1)) break;
+    m.starts.push_back(target);
+    into_fn |= target >= fn_start && target < fn_end;
+  }
+  return into_fn;
+}
 
 void add_jump_tables(Module& m) {
   for (Decoded& d : m.functions) {
-    auto first = m.insns.begin() + d.first, last = m.insns.begin() + d.end;
-    if (std::none_of(first, last, is_switch_jump)) continue;
+    if (!d.has_switch_jump) continue;
     bool found = false;
-    for (auto it = first; it != last; ++it)
-      if (it->rip_disp_at && it->flow == Flow::kNext)
-        found |= add_table_entries(m, it->target, d.fn->start, d.fn->start + d.fn->size);
+    for (uint64_t table : d.rip_refs) found |= add_table_entries(m, table, d.fn->start, d.fn->start + d.fn->size);
+    for (uint64_t table : d.absolute_refs) found |= add_absolute_entries(m, table, d.fn->start, d.fn->start + d.fn->size);
     if (!found && d.refused.empty()) d.refused = "its function has an indirect jump whose table was not found";
   }
 }
@@ -138,39 +145,72 @@ struct Cut {
   bool call_follows;
 };
 
-std::vector<Cut> cut_sites(const Module& m, const Decoded& d) {
+std::vector<Cut> cut_sites(const Module& m, const std::vector<Insn>& insns) {
   std::vector<Cut> out;
+  if (insns.empty()) return out;
+  auto next_start = std::upper_bound(m.starts.begin(), m.starts.end(), insns.front().address);
   size_t open = SIZE_MAX;
   auto close = [&](size_t end, bool call) {
     if (open != SIZE_MAX) out.push_back({open, end, call});
     open = SIZE_MAX;
   };
-  for (size_t i = d.first; i < d.end; ++i) {
-    const Insn& in = m.insns[i];
+  for (size_t i = 0; i < insns.size(); ++i) {
+    const Insn& in = insns[i];
+    while (next_start != m.starts.end() && *next_start < in.address) ++next_start;
+    const bool is_start = next_start != m.starts.end() && *next_start == in.address;
     if (in.flow == Flow::kCall || in.flow == Flow::kUnmovable) {
       close(i, in.flow == Flow::kCall);
       continue;
     }
-    if (open != SIZE_MAX && m.is_start(in.address)) close(i, false);
+    if (open != SIZE_MAX && is_start) close(i, false);
     if (open == SIZE_MAX) open = i;
-    if (in.flow != Flow::kNext) close(i + 1, false);
+    if (in.flow != Flow::kNext && in.flow != Flow::kJcc) close(i + 1, false);
   }
-  close(d.end, false);
+  close(insns.size(), false);
   return out;
 }
 
-void plan_site(const Module& m, const Decoded& d, const Cut& c, ModulePlan& plan) {
+// The site's segments: a new one after each jcc, each with its static counts and whether the
+// flags may be live where it begins.
+void add_segments(const std::vector<Insn>& insns, const Cut& c, Site& s) {
+  const Insn* end = insns.data() + c.end;
+  for (size_t i = c.first; i < c.end; ++i) {
+    const Insn& in = insns[i];
+    if (i == c.first || insns[i - 1].flow == Flow::kJcc) {
+      Segment seg;
+      seg.start = in.address;
+      seg.flags_saved = flags_live(&in, end, c.call_follows);
+      s.segments.push_back(seg);
+    }
+    if (in.flops && !in.flops->mask) {
+      s.segments.back().counts[in.flops->slot] += in.flops->flops();
+      s.counts[in.flops->slot] += in.flops->flops();
+    }
+  }
+  s.flags_saved = s.segments.front().flags_saved;
+}
+
+uint64_t trampoline_size(const std::vector<Insn>& insns, const Cut& c, const Site& s) {
+  uint64_t size = needs_jump_back(insns[c.end - 1]) ? kJumpBackBytes : 0;
+  for (const Segment& seg : s.segments) size += counts_bytes(seg);
+  for (size_t i = c.first; i < c.end; ++i) {
+    const Insn& in = insns[i];
+    if (in.flops && in.flops->mask) size += masked_count_bytes(*in.flops);
+    size += relocated_bytes(in);
+  }
+  return size;
+}
+
+void plan_site(const std::vector<Insn>& insns, const Decoded& d, const Cut& c, ModulePlan& plan) {
   Site s;
-  s.start = m.insns[c.first].address;
-  s.probed = std::binary_search(m.busy.begin(), m.busy.end(), s.start);
-  const Insn& last = m.insns[c.end - 1];
+  s.start = insns[c.first].address;
+  const Insn& last = insns[c.end - 1];
   s.end = last.address + last.length;
   for (size_t i = c.first; i < c.end; ++i) {
-    const auto& f = m.insns[i].flops;
+    const auto& f = insns[i].flops;
     if (!f) continue;
     ++s.fp_insns;
     if (f->mask) ++s.masked;
-    else s.counts[f->slot] += f->flops();
   }
   if (s.fp_insns == 0) return;
   plan.fp_insns += s.fp_insns;
@@ -181,14 +221,9 @@ void plan_site(const Module& m, const Decoded& d, const Cut& c, ModulePlan& plan
     plan.uncounted_fp_insns += s.fp_insns;
     return;
   }
-  s.flags_saved = flags_live(&m.insns[c.first], &m.insns[c.first] + (c.end - c.first), c.call_follows);
-  s.trampoline_size = counts_bytes(s) + (needs_jump_back(last) ? kJumpBackBytes : 0);
-  for (size_t i = c.first; i < c.end; ++i) {
-    const Insn& in = m.insns[i];
-    if (in.flops && in.flops->mask) s.trampoline_size += masked_count_bytes(*in.flops);
-    s.trampoline_size += relocated_bytes(in);
-  }
-  plan.sites.push_back(s);
+  add_segments(insns, c, s);
+  s.trampoline_size = trampoline_size(insns, c, s);
+  plan.sites.push_back(std::move(s));
 }
 
 void lay_out(ModulePlan& plan) {
@@ -209,16 +244,29 @@ ModulePlan plan_module(std::span<const CodeRange> code, std::span<const Function
   m.code = code;
   m.data = data;
   const std::vector<Function> fns = distinct_functions(functions);
-  for (const Function& f : fns) decode_function(m, f);
-  m.busy.assign(busy.begin(), busy.end());
-  std::sort(m.busy.begin(), m.busy.end());
-  add_branch_starts(m, busy);
+  m.starts.assign(busy.begin(), busy.end());
+  for (const Function& f : fns) {
+    Decoded d;
+    d.fn = &f;
+    d.bytes = find_bytes(code, f.start, f.size);
+    if (!d.bytes) continue;
+    scan_function(m, d);
+    m.functions.push_back(std::move(d));
+  }
   add_jump_tables(m);
   std::sort(m.starts.begin(), m.starts.end());
   m.starts.erase(std::unique(m.starts.begin(), m.starts.end()), m.starts.end());
   ModulePlan plan;
-  for (const Decoded& d : m.functions)
-    for (const Cut& c : cut_sites(m, d)) plan_site(m, d, c, plan);
+  std::vector<Insn> insns;
+  for (Decoded& d : m.functions) {
+    if (!d.has_fp) continue;
+    insns.clear();
+    decode_function(d, [&](const Insn& in) { insns.push_back(in); });
+    for (const Cut& c : cut_sites(m, insns)) plan_site(insns, d, c, plan);
+  }
+  std::vector<uint64_t> probed(busy.begin(), busy.end());
+  std::sort(probed.begin(), probed.end());
+  for (Site& site : plan.sites) site.probed = std::binary_search(probed.begin(), probed.end(), site.start);
   lay_out(plan);
   return plan;
 }

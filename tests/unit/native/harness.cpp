@@ -64,6 +64,25 @@ LoadedModule::LoadedModule(const std::string& path) {
     }
   }
   functions_ = functions_of(*elf, base);
+  struct Find {
+    uint64_t base, hdr;
+  } find{base, 0};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* arg) {
+        auto* f = static_cast<Find*>(arg);
+        if (info->dlpi_addr != f->base) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i)
+          if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME) f->hdr = f->base + info->dlpi_phdr[i].p_vaddr;
+        return 1;
+      },
+      &find);
+  eh_frame_hdr_ = find.hdr;
+}
+
+std::vector<CodeRange> LoadedModule::mapped() const {
+  std::vector<CodeRange> out = code_;
+  out.insert(out.end(), data_.begin(), data_.end());
+  return out;
 }
 
 LoadedModule::~LoadedModule() {

@@ -37,6 +37,8 @@ class LoadedModule {
   const std::vector<CodeRange>& code() const { return code_; }
   const std::vector<CodeRange>& data() const { return data_; }
   const std::vector<Function>& functions() const { return functions_; }
+  std::vector<CodeRange> mapped() const;                   // code and data
+  uint64_t eh_frame_hdr() const { return eh_frame_hdr_; }  // PT_GNU_EH_FRAME, 0 none
 
   ModulePlan plan() const;
   // Emits the plan into scratch memory near the module and writes the jumps.
@@ -50,6 +52,7 @@ class LoadedModule {
   std::vector<std::vector<uint8_t>> code_copies_;
   std::vector<CodeRange> code_, data_;
   std::vector<Function> functions_;
+  uint64_t eh_frame_hdr_ = 0;
   void* scratch_ = nullptr;
   size_t scratch_size_ = 0;
 };

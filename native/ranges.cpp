@@ -1,0 +1,19 @@
+#include "native/ranges.hpp"
+
+#include <cstdio>
+
+namespace roofprof::native {
+
+const uint8_t* find_bytes(std::span<const CodeRange> ranges, uint64_t at, uint64_t size) {
+  for (const CodeRange& r : ranges)
+    if (at >= r.address && at + size <= r.address + r.bytes.size()) return r.bytes.data() + (at - r.address);
+  return nullptr;
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace roofprof::native
