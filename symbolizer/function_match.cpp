@@ -96,12 +96,14 @@ std::vector<FunctionMatch> match_functions(std::string_view pattern,
   for (const auto& [key, sym] : sites) found.push_back(Candidate{key.first, sym});
 
   // 2. Display names: the function's name (clones under their origin's), unless two different
-  // signatures share it (overloads).
+  // signatures share it (overloads) or the pattern chose by signature ('s*(float*, int)'): then
+  // its name with its signature, so that overloads matched by two patterns stay apart.
   std::map<std::string, std::set<std::string>> signatures;
   for (const auto& c : found) signatures[display_name(*c.symbol)].insert(strip_clone_suffix(c.symbol->demangled));
   auto display = [&](const Symbol& s) {
     std::string name = display_name(s);
-    return signatures[name].size() > 1 ? strip_clone_suffix(s.demangled) : name;
+    bool by_signature = parsed.params && s.demangled != s.name && is_glob(pattern);
+    return signatures[name].size() > 1 || by_signature ? strip_clone_suffix(s.demangled) : name;
   };
 
   // 3. Group sites by display name; sites in module order, then address.

@@ -212,9 +212,12 @@ TEST_F(MatchSignatures, GlobsMatchAtAnyScope) {
             (std::vector<std::string>{"LAMMPS_NS::PairLJCut::compute", "LAMMPS_NS::PairLJCut::settings"}));
   EXPECT_EQ(names_of(match_functions("LAMMPS_NS::PairLJCut::*", mods)),
             (std::vector<std::string>{"LAMMPS_NS::PairLJCut::compute", "LAMMPS_NS::PairLJCut::settings"}));
-  // A glob over overloads keeps each one's signature in its name.
+  // A glob over overloads keeps each one's signature in its name, and so does a glob that
+  // chooses one by its signature (two such globs give two names, not two "scale").
   EXPECT_EQ(names_of(match_functions("sca*", mods)),
             (std::vector<std::string>{"scale(double*, int)", "scale(float*)", "scale(float*, int)"}));
+  EXPECT_EQ(names_of(match_functions("s*e(float*, int)", mods)), std::vector<std::string>{"scale(float*, int)"});
+  EXPECT_EQ(names_of(match_functions("s*e(double*, int)", mods)), std::vector<std::string>{"scale(double*, int)"});
 }
 
 }  // namespace
