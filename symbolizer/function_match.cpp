@@ -33,14 +33,17 @@ bool better_representative(const Symbol& a, const Symbol& b, std::string_view pa
   return key(a) < key(b);
 }
 
-// The file and line of a lambda pattern ("main::lambda@prog.cpp:42") are those of the line table
-// at the function's first instruction.
+// The file and line of a lambda pattern ("main::lambda@prog.cpp:42") are where the lambda is
+// written (its closure type's DW_AT_decl_line) or, as gdb would place a breakpoint on it, the
+// line the line table gives its first instruction.
 bool at_lambda_line(const LambdaRef& ref, const ElfFile& module, uint64_t address) {
+  auto same_file = [&](std::string_view file) { return ref.file.empty() || file == path_basename(ref.file); };
+  if (auto place = module.lambda_place(address); place && place->second == ref.line && same_file(place->first))
+    return true;
   auto where = module.source_of(address);
   if (!where) return false;
   size_t colon = where->rfind(':');
-  if (where->substr(colon + 1) != std::to_string(ref.line)) return false;
-  return ref.file.empty() || where->substr(0, colon) == path_basename(ref.file);
+  return where->substr(colon + 1) == std::to_string(ref.line) && same_file(where->substr(0, colon));
 }
 
 }  // namespace

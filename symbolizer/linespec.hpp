@@ -20,8 +20,8 @@ struct Symbol;
 
 // A lambda named by where it is written: "main::lambda@prog.cpp:42" (file optional:
 // "main::lambda@42"). Its function is gcc's "main::{lambda(int)#1}::operator()(int) const"; the
-// line is the one the line table gives its first instruction (the line of the lambda's `[`
-// unless its body starts on a later line and the compiler emitted no prologue).
+// line is the lambda expression's (its closure type's DW_AT_decl_line) or the one the line table
+// gives the function's first instruction (match_functions checks it).
 struct LambdaRef {
   std::string file;  // "" = any file
   unsigned line = 0;

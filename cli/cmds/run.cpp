@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 
@@ -249,6 +250,15 @@ void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, r
   }
 }
 
+// "unknown region 'X': ..." for the first region the program never had, after it ran to its end.
+std::optional<std::string> never_found_error(const probes::Planner& planner, const std::string& output) {
+  auto unresolved = planner.unresolved();
+  if (unresolved.empty()) return std::nullopt;
+  const auto& u = unresolved.front();
+  return fmt::format("unknown region '{}': {} (never found while the program ran; the result is in {})", u.spec,
+                     u.why.empty() ? "no module the program loaded has it" : u.why, output);
+}
+
 // An MPI rank under --backend emul runs once, under valgrind (runplan): its regions, calls and
 // exit come from the emulated run; no clock timed the calls, so their time is null.
 void emulated_regions_only(const probes::Planner& planner, const emul::Result& emulated, result::Run& res) {
@@ -488,6 +498,10 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
     return 128 + *last.term_signal;
   }
+  // A name never found is the same error, exit status 2, whether it was known before the program
+  // ran (no dlopen: refused then) or only once it ended (docs/methodology.md, "Unknown names").
+  if (last.complete && !supervisor::interrupted())
+    if (auto error = never_found_error(planner, output)) throw UserError(*error);
   return last.exit_status.value_or(0);
 }
 

@@ -205,6 +205,30 @@ TEST_F(MatchSignatures, LambdaByEnclosingFunctionAndLine) {
   EXPECT_EQ(elf->source_of(lambda), "signatures.cpp:" + std::to_string(line));
 }
 
+TEST(MatchLambdas, ByTheLineItIsWrittenOnOrItsFirstInstructions) {
+  const unsigned written = line_of_marker("tests/fixtures/run/signatures.cpp", "// LAMBDA2_LINE");
+  const unsigned body = line_of_marker("tests/fixtures/run/signatures.cpp", "// LAMBDA2_BODY");
+  ASSERT_GT(body, written);
+  for (const char* build : {"run_signatures", "sym_signatures_O2"}) {
+    auto elf = ElfFile::open(fixture(build));
+    const uint64_t cube = value_of(*elf, "_ZZ4mainENKUliE0_clEi");  // main::{lambda(int)#2}::operator()
+    ASSERT_NE(cube, 0u) << build;
+    auto m = match_functions("main::lambda@signatures.cpp:" + std::to_string(written), {elf.get()});
+    ASSERT_EQ(m.size(), 1u) << build;
+    ASSERT_EQ(m[0].sites.size(), 1u) << build;
+    EXPECT_EQ(m[0].sites[0].address, cube) << build;
+    EXPECT_EQ(elf->lambda_place(cube), std::make_pair(std::string("signatures.cpp"), written)) << build;
+  }
+  // Optimised, the body's line is where its code begins: that line names it too, as in gdb.
+  auto o2 = ElfFile::open(fixture("sym_signatures_O2"));
+  const uint64_t cube = value_of(*o2, "_ZZ4mainENKUliE0_clEi");
+  ASSERT_EQ(o2->source_of(cube), "signatures.cpp:" + std::to_string(body));
+  auto m = match_functions("main::lambda@" + std::to_string(body), {o2.get()});
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].sites[0].address, cube);
+  EXPECT_TRUE(match_functions("main::lambda@" + std::to_string(body + 1), {o2.get()}).empty());
+}
+
 TEST_F(MatchSignatures, GlobsMatchAtAnyScope) {
   EXPECT_EQ(names_of(match_functions("NPair*::build", mods)),
             (std::vector<std::string>{"LAMMPS_NS::NPairFull::build", "LAMMPS_NS::NPairHalf::build"}));
