@@ -509,7 +509,7 @@ int run(const RunOptions& o) {
 
 Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<RunOptions>();
-  sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
+  sub.add_option("--region,-r", o->regions, "function region: a name as gdb takes it (ns::f, 'f(float*, int)', Cls::operator(), main::lambda@FILE:LINE), a mangled name, or a glob matching at any scope ('NPair*::build')")
       ->take_all();
   sub.add_option("--regions-from", o->regions_from,
                  "the functions of a survey result (roofprof survey -o FILE) as regions (docs/survey.md)");
