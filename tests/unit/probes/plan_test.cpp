@@ -1,4 +1,5 @@
-// Planner: span lines (tests/fixtures/run/span_lines.c), signatures and operators as one region each.
+// Planner: span lines (tests/fixtures/run/span_lines.c); signatures, operators and globs over
+// overloads (tests/fixtures/run/signatures.cpp).
 #include "probes/plan.hpp"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,23 @@ TEST(PlanSpans, ReversedSpanIsAnError) {
       << e;
   // STOP above START but in another function is a span across functions, not reversed.
   EXPECT_EQ(error_of("s=" + at(line_of("OUTER_BODY")) + ".." + at(start)), "");
+}
+
+// tests/fixtures/run/signatures.cpp: a signature with '*' and an operator are plain names (one
+// region each, as written); a glob over overloads is one region per overload, named with its
+// signature.
+TEST(PlanNames, SignaturesAndOperatorsAreNamesGlobsKeepSignatures) {
+  auto elf = symbolizer::ElfFile::open(fixture("run_signatures"));
+  Planner planner({regions::parse_region("scale(float*,int)"), regions::parse_region("Kernel::operator()"),
+                   regions::parse_region("sca*")});
+  planner.probes_for(*elf, true);
+  std::vector<std::string> names;
+  for (const auto& r : planner.regions()) {
+    names.push_back(r.name);
+    EXPECT_EQ(r.sites.size(), 1u) << r.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"scale(float*,int)", "Kernel::operator()", "scale(double*, int)",
+                                             "scale(float*)", "scale(float*, int)"}));
 }
 
 }  // namespace
