@@ -2,6 +2,7 @@
 
 #include "common/strings.hpp"
 #include "symbolizer/demangle.hpp"
+#include "symbolizer/name_glob.hpp"
 
 namespace roofprof::preload {
 
@@ -31,7 +32,7 @@ std::vector<regions::RegionId> RegionNames::regions_for(uint32_t spec, const std
   }
   const auto& specs = planner_.specs();
   if (out.empty() && spec < specs.size() && specs[spec].kind == regions::RegionKind::Function &&
-      !has_glob_chars(specs[spec].start.symbol)) {
+      !symbolizer::is_glob(specs[spec].start.symbol)) {
     for (size_t id = 0; id < infos.size(); ++id)
       if (infos[id].kind == regions::RegionKind::Function && infos[id].spec == specs[spec].text)
         out.push_back(regions::RegionId(id));

@@ -8,7 +8,10 @@
 #include "common/error.hpp"
 #include "common/strings.hpp"
 #include "symbolizer/inlined.hpp"
+#include "symbolizer/line_sites.hpp"
 #include "symbolizer/modules.hpp"
+#include "symbolizer/name_glob.hpp"
+#include "symbolizer/suggest.hpp"
 
 namespace roofprof::probes {
 
@@ -34,6 +37,19 @@ bool address_in_module(const Location& loc, const symbolizer::ElfFile& elf, bool
   return base == loc.module || elf.path() == loc.module || base.rfind(loc.module, 0) == 0;
 }
 
+// A span whose STOP line comes before its START line in the same function is reversed: an error.
+void check_span_order(const regions::RegionSpec& spec, const symbolizer::ElfFile& elf) {
+  if (spec.start.kind != Location::Kind::FileLine || spec.stop.kind != Location::Kind::FileLine) return;
+  auto start = symbolizer::resolve_line(elf, spec.start.file, spec.start.line);
+  auto stop = symbolizer::resolve_line(elf, spec.stop.file, spec.stop.line);
+  if (start.addresses.empty() || stop.addresses.empty() || stop.used_line >= start.used_line) return;
+  for (const auto& f : stop.functions)
+    if (start.functions.count(f))
+      throw UserError(fmt::format("span '{}' is reversed: STOP {} comes before START {} in {}; write "
+                                  "NAME=START..STOP with START first",
+                                  spec.name, spec.stop.text, spec.start.text, f));
+}
+
 }  // namespace
 
 bool is_system_library(std::string_view path) {
@@ -50,7 +66,7 @@ Planner::Planner(std::vector<regions::RegionSpec> specs)
   // Plain names and spans have one region each, known up front, in the order given.
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& s = specs_[i];
-    if (s.kind == RegionKind::Span || !has_glob_chars(s.name) || s.name.find(" [clone ") != std::string::npos) region_for(i, s.name);
+    if (s.kind == RegionKind::Span || !symbolizer::is_glob(s.name)) region_for(i, s.name);
   }
 }
 
@@ -174,8 +190,8 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
         if (copies) spec_start_found_[i] = spec_own_found_[i] = true;
         continue;
       }
-      // A demangled clone name ("f(int) [clone .isra.0]") has '[' but is no glob.
-      bool glob = has_glob_chars(spec.start.symbol) && spec.start.symbol.find(" [clone ") == std::string::npos;
+      // "f(int) [clone .isra.0]", "scale(float*, int)", "operator*" have glob characters but are no globs.
+      bool glob = symbolizer::is_glob(spec.start.symbol);
       bool system = !is_main && is_system_library(elf.path());
       // A plain name is one region, like a gdb breakpoint with several locations: overloads,
       // the function in several scopes, its clones. The program's own modules win over system
@@ -202,6 +218,7 @@ std::vector<PlannedProbe> Planner::probes_for(const symbolizer::ElfFile& elf, bo
       continue;
     }
     // Span: START and STOP may lie in different modules.
+    check_span_order(spec, elf);
     auto id = region_for(i, spec.name);
     auto place = [&](const Location& loc, SiteRole role, std::vector<bool>& found) {
       if (loc.kind == Location::Kind::Address && !address_in_module(loc, elf, is_main)) return;
@@ -237,8 +254,10 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
     for (const Location* loc : missing) {
       std::string what;
       if (loc->kind == Location::Kind::Symbol) {
-        auto near = closest(loc->symbol, symbolizer::all_function_names(modules), 5);
-        std::string hint = near.empty() ? "" : fmt::format("; closest names: {}", fmt::join(near, ", "));
+        // Quoted: a suggested name ("gebp_kernel<double, double, long>::operator()") may hold ", ".
+        auto near = symbolizer::closest_names(loc->symbol, symbolizer::all_function_names(modules), 5);
+        std::string hint;
+        for (const auto& n : near) hint += fmt::format("{}'{}'", hint.empty() ? "; closest names: " : ", ", n);
         what = fmt::format("no function '{}' in the executable or its {} libraries{}", loc->symbol,
                            modules.empty() ? 0 : modules.size() - 1, hint);
       } else if (loc->kind == Location::Kind::FileLine) {

@@ -16,6 +16,12 @@ bool parse_hex(std::string_view s, uint64_t& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// "lambda@...", "main::lambda@..." (symbolizer/linespec.hpp).
+bool is_lambda_name(std::string_view text) {
+  size_t at = text.find("lambda@");
+  return at != std::string_view::npos && (at == 0 || (at >= 2 && text.substr(at - 2, 2) == "::"));
+}
+
 }  // namespace
 
 Location parse_location(std::string_view text) {
@@ -33,6 +39,11 @@ Location parse_location(std::string_view text) {
     loc.kind = Location::Kind::Address;
     loc.module = std::string(text.substr(0, plus));
     loc.address = addr;
+    return loc;
+  }
+  // A lambda by its enclosing function and line: "main::lambda@prog.cpp:42" is a name.
+  if (is_lambda_name(text)) {
+    loc.symbol = std::string(text);
     return loc;
   }
   // FILE:LINE (a C++ name contains "::", never a single ':' followed only by digits)

@@ -34,9 +34,8 @@ bool is_ident_char(char c) {
          c == '$';
 }
 
-// At s[i] == 'o' of an "operator" keyword, returns the index just past the operator's own
-// spelling ("operator<<", "operator()", "operator new[]", "operator unsigned long"), or i when
-// this is not the keyword.
+}  // namespace
+
 size_t skip_operator(std::string_view s, size_t i) {
   constexpr std::string_view kw = "operator";
   if (s.substr(i, kw.size()) != kw) return i;
@@ -71,6 +70,8 @@ size_t skip_operator(std::string_view s, size_t i) {
   if (j + 1 < s.size() && s[j] == ' ' && s[j + 1] == '<') ++j;
   return j;
 }
+
+namespace {
 
 bool only_qualifiers(std::string_view rest) {
   size_t i = 0;

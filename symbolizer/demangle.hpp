@@ -20,6 +20,11 @@ std::string short_name(std::string_view demangled);
 // "memcpy@@GLIBC_2.14" -> "memcpy", "foo@VERS_1" -> "foo".
 std::string_view strip_version(std::string_view name);
 
+// At s[i] of an "operator" keyword, the index just past the operator's own spelling
+// ("operator<<", "operator()", "operator new[]", "operator unsigned long"); i when s[i] does not
+// begin the keyword.
+size_t skip_operator(std::string_view s, size_t i);
+
 // True for compiler-split cold fragments ("f.cold", "f(int) [clone .cold]"): not a function entry.
 bool is_cold_fragment(std::string_view name);
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace roofprof::symbolizer {
@@ -58,6 +59,10 @@ class ElfFile {
   virtual bool imports(std::string_view symbol) const = 0;  // an undefined .dynsym entry
   virtual const std::vector<std::string>& needed() const = 0;  // DT_NEEDED
   virtual bool has_interp() const = 0;                      // PT_INTERP: dynamically linked
+  // Where the lambda whose operator() starts at `vaddr` is written ("prog.cpp", 42: its
+  // closure type's DW_AT_decl_file/line), read on first use; nullopt for other code or without
+  // DWARF (symbolizer/lambda_lines.hpp).
+  virtual std::optional<std::pair<std::string, unsigned>> lambda_place(uint64_t vaddr) const = 0;
   // Inlined copies of functions (DWARF), read on first use; empty without DWARF.
   virtual const std::vector<InlinedCopy>& inlined() const = 0;
   // Where control enters and leaves `copy` (one of inlined()), from the code of the functions

@@ -182,6 +182,16 @@ std::optional<std::string> ElfImage::source_of(uint64_t vaddr) const { return li
 
 bool ElfImage::imports(std::string_view symbol) const { return imports_.count(std::string(symbol)) != 0; }
 
+std::optional<std::pair<std::string, unsigned>> ElfImage::lambda_place(uint64_t vaddr) const {
+  std::call_once(lambdas_once_, [this] {
+    Elf* dwarf = debug_ && find_section(debug_->elf(), ".debug_info") ? debug_->elf() : handle_.elf();
+    if (find_section(dwarf, ".debug_info")) lambdas_ = read_lambda_places(dwarf);
+  });
+  auto it = lambdas_.find(vaddr);
+  if (it == lambdas_.end()) return std::nullopt;
+  return std::make_pair(it->second.file, it->second.line);
+}
+
 const std::vector<InlinedCopy>& ElfImage::inlined() const {
   std::call_once(inlined_once_, [this] {
     Elf* dwarf = debug_ && find_section(debug_->elf(), ".debug_info") ? debug_->elf() : handle_.elf();

@@ -8,6 +8,7 @@
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/elf_handle.hpp"
 #include "symbolizer/inlined.hpp"
+#include "symbolizer/lambda_lines.hpp"
 #include "symbolizer/line_table.hpp"
 
 namespace roofprof::symbolizer {
@@ -31,6 +32,7 @@ class ElfImage final : public ElfFile {
   bool imports(std::string_view symbol) const override;
   const std::vector<std::string>& needed() const override { return needed_; }
   bool has_interp() const override { return has_interp_; }
+  std::optional<std::pair<std::string, unsigned>> lambda_place(uint64_t vaddr) const override;
   const std::vector<InlinedCopy>& inlined() const override;
   CopyEdges edges_of(const InlinedCopy& copy) const override;
 
@@ -53,6 +55,8 @@ class ElfImage final : public ElfFile {
 
   mutable std::once_flag lines_once_;
   mutable LineTable lines_;
+  mutable std::once_flag lambdas_once_;
+  mutable std::map<uint64_t, LambdaPlace> lambdas_;
   mutable std::once_flag inlined_once_;
   mutable std::vector<InlinedCopy> inlined_;
 };

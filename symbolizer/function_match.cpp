@@ -8,8 +8,11 @@
 #include "common/strings.hpp"
 #include "symbolizer/demangle.hpp"
 #include "symbolizer/inlined.hpp"
+#include "common/error.hpp"
+#include "symbolizer/line_sites.hpp"
 #include "symbolizer/linespec.hpp"
 #include "symbolizer/modules.hpp"
+#include "symbolizer/name_glob.hpp"
 
 namespace roofprof::symbolizer {
 
@@ -30,22 +33,38 @@ bool better_representative(const Symbol& a, const Symbol& b, std::string_view pa
   return key(a) < key(b);
 }
 
+// The file and line of a lambda pattern ("main::lambda@prog.cpp:42") are where the lambda is
+// written (its closure type's DW_AT_decl_line) or, as gdb would place a breakpoint on it, the
+// line the line table gives its first instruction.
+bool at_lambda_line(const LambdaRef& ref, const ElfFile& module, uint64_t address) {
+  auto same_file = [&](std::string_view file) { return ref.file.empty() || file == path_basename(ref.file); };
+  if (auto place = module.lambda_place(address); place && place->second == ref.line && same_file(place->first))
+    return true;
+  auto where = module.source_of(address);
+  if (!where) return false;
+  size_t colon = where->rfind(':');
+  return where->substr(colon + 1) == std::to_string(ref.line) && same_file(where->substr(0, colon));
+}
+
 }  // namespace
+
+bool may_answer_to(const LinespecName& parsed, const Symbol& s) {
+  // Cheap test first: the pattern's last identifier is spelled in the symbol's (mangled) name.
+  // Operators, destructors and lambdas are spelled otherwise in mangled names ("cl", "D1",
+  // "UlvE_"): only the linespec comparison can tell.
+  if (parsed.lambda) return s.demangled.find("{lambda(") != std::string::npos;
+  const std::string& last = parsed.scopes.empty() ? std::string() : parsed.scopes.back();
+  if (last.starts_with("operator") || last.starts_with("~")) return s.demangled != s.name;
+  std::string_view ident = std::string_view(last).substr(0, last.find('<'));
+  return !ident.empty() && s.name.find(ident) != std::string::npos;
+}
 
 MatchTier match_tier(std::string_view pattern, const LinespecName& parsed, const Symbol& s) {
   if (is_cold_fragment(s.name)) return MatchTier::None;
   // Exact names first: "f(int) [clone .isra.0]" has glob characters but names one function.
   if (s.name == pattern || s.short_name == pattern || s.demangled == pattern) return MatchTier::Name;
-  if (has_glob_chars(pattern)) {
-    bool hit = glob_match(pattern, s.name) || glob_match(pattern, s.short_name) || glob_match(pattern, s.demangled) ||
-               glob_match(pattern, display_name(s)) || glob_match(pattern, strip_clone_suffix(s.name));
-    return hit ? MatchTier::Name : MatchTier::None;
-  }
-  if (s.name == pattern || s.short_name == pattern || s.demangled == pattern) return MatchTier::Name;
-  // Cheap test first: the pattern's last identifier is spelled in every name the symbol answers to.
-  const std::string& last = parsed.scopes.empty() ? std::string() : parsed.scopes.back();
-  std::string_view ident = std::string_view(last).substr(0, last.find('<'));
-  if (ident.empty() || s.name.find(ident) == std::string::npos) return MatchTier::None;
+  if (is_glob(pattern)) return glob_matches(pattern, s) ? MatchTier::Name : MatchTier::None;
+  if (!may_answer_to(parsed, s)) return MatchTier::None;
   if (strip_clone_suffix(s.name) == pattern || strip_clone_suffix(s.demangled) == pattern ||
       display_name(s) == pattern)
     return MatchTier::Name;
@@ -69,6 +88,7 @@ std::vector<FunctionMatch> match_functions(std::string_view pattern,
     for (const Symbol& s : modules[m]->functions()) {
       MatchTier tier = match_tier(pattern, parsed, s);
       if (tier == MatchTier::None) continue;
+      if (parsed.lambda && !at_lambda_line(*parsed.lambda, *modules[m], s.value)) continue;
       auto& into = tier == MatchTier::Name ? sites : externals;
       auto [it, inserted] = into.try_emplace({m, s.value}, &s);
       if (!inserted && better_representative(s, *it->second, pattern)) it->second = &s;
@@ -79,12 +99,14 @@ std::vector<FunctionMatch> match_functions(std::string_view pattern,
   for (const auto& [key, sym] : sites) found.push_back(Candidate{key.first, sym});
 
   // 2. Display names: the function's name (clones under their origin's), unless two different
-  // signatures share it (overloads).
+  // signatures share it (overloads) or the pattern chose by signature ('s*(float*, int)'): then
+  // its name with its signature, so that overloads matched by two patterns stay apart.
   std::map<std::string, std::set<std::string>> signatures;
   for (const auto& c : found) signatures[display_name(*c.symbol)].insert(strip_clone_suffix(c.symbol->demangled));
   auto display = [&](const Symbol& s) {
     std::string name = display_name(s);
-    return signatures[name].size() > 1 ? strip_clone_suffix(s.demangled) : name;
+    bool by_signature = parsed.params && s.demangled != s.name && is_glob(pattern);
+    return signatures[name].size() > 1 || by_signature ? strip_clone_suffix(s.demangled) : name;
   };
 
   // 3. Group sites by display name; sites in module order, then address.
@@ -103,8 +125,9 @@ std::vector<FunctionMatch> match_functions(std::string_view pattern,
 
 std::vector<const InlinedCopy*> match_inlined(std::string_view pattern, const ElfFile& module) {
   std::vector<const InlinedCopy*> out;
-  if (has_glob_chars(pattern)) return out;
+  if (is_glob(pattern)) return out;
   const LinespecName parsed = parse_linespec(pattern);
+  if (parsed.lambda) return out;
   for (const InlinedCopy& c : module.inlined())
     if (match_tier(pattern, parsed, c.origin) == MatchTier::Name) out.push_back(&c);
   return out;
@@ -119,11 +142,12 @@ std::vector<Site> resolve_location(const regions::Location& loc, const ElfFile& 
         for (auto& site : match.sites) out.push_back(std::move(site));
       }
       break;
-    case Kind::FileLine:
-      for (uint64_t addr : module.line_addresses(loc.file, loc.line)) {
-        out.push_back(Site{module.path(), addr, "", false});
-      }
+    case Kind::FileLine: {
+      LineSites line = resolve_line(module, loc.file, loc.line);
+      if (!line.error.empty()) throw UserError(line.error);
+      for (uint64_t addr : line.addresses) out.push_back(Site{module.path(), addr, "", false});
       break;
+    }
     case Kind::Address:
       for (const Segment& seg : module.segments()) {
         if (seg.exec && loc.address >= seg.vaddr && loc.address < seg.vaddr + seg.memsz) {

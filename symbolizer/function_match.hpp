@@ -14,4 +14,8 @@ namespace roofprof::symbolizer {
 enum class MatchTier { None, Name, FortranExternal };
 MatchTier match_tier(std::string_view pattern, const LinespecName& parsed, const Symbol& s);
 
+// A quick test that `s` could answer to `parsed` (its last identifier is spelled in the
+// symbol's name); false means it does not.
+bool may_answer_to(const LinespecName& parsed, const Symbol& s);
+
 }  // namespace roofprof::symbolizer

@@ -17,40 +17,35 @@ std::string without_spaces(std::string_view s) {
   return out;
 }
 
-// Splits at "::" outside <...> and (...).
-std::vector<std::string> split_scopes(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  size_t begin = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '<' || c == '(' || c == '[') ++depth;
-    else if ((c == '>' || c == ')' || c == ']') && depth > 0) --depth;
-    else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':') {
-      out.emplace_back(s.substr(begin, i - begin));
-      begin = i + 2;
-      ++i;
-    }
-  }
-  out.emplace_back(s.substr(begin));
-  return out;
+// Only cv/ref qualifiers and spaces: what may follow a parameter list.
+bool only_qualifiers(std::string_view tail) {
+  for (std::string_view q : {"const", "volatile", "&&", "&", "noexcept"})
+    for (size_t p = tail.find(q); p != std::string_view::npos; p = tail.find(q)) tail.remove_prefix(p + q.size());
+  return tail.find_first_not_of(' ') == std::string_view::npos;
 }
 
 // The index of the '(' opening the last top-level parenthesised group, when `s` ends with it
-// (after cv/ref qualifiers); npos otherwise.
+// (after cv/ref qualifiers); npos otherwise. An operator's own parentheses ("operator()") and a
+// lambda's ("{lambda(int)#1}") are no parameter list.
 size_t parameter_list_start(std::string_view s) {
-  size_t end = s.find_last_of(')');
-  if (end == std::string_view::npos) return end;
-  std::string_view tail = s.substr(end + 1);
-  for (std::string_view q : {"const", "volatile", "&&", "&", "noexcept"})
-    for (size_t p = tail.find(q); p != std::string_view::npos; p = tail.find(q)) tail.remove_prefix(p + q.size());
-  if (tail.find_first_not_of(' ') != std::string_view::npos) return std::string_view::npos;
   int depth = 0;
-  for (size_t i = end + 1; i-- > 0;) {
-    if (s[i] == ')') ++depth;
-    else if (s[i] == '(' && --depth == 0) return i;
+  size_t open = std::string_view::npos, close = std::string_view::npos;
+  for (size_t i = 0; i < s.size();) {
+    if (size_t j = skip_operator(s, i); j != i) {
+      i = j;
+      continue;
+    }
+    char c = s[i];
+    if (c == '(' || c == '<' || c == '[' || c == '{') {
+      if (depth == 0 && c == '(') open = i, close = std::string_view::npos;
+      ++depth;
+    } else if ((c == ')' || c == '>' || c == ']' || c == '}') && depth > 0) {
+      if (--depth == 0 && c == ')') close = i;
+    }
+    ++i;
   }
-  return std::string_view::npos;
+  if (open == std::string_view::npos || close == std::string_view::npos) return std::string_view::npos;
+  return only_qualifiers(s.substr(close + 1)) ? open : std::string_view::npos;
 }
 
 // "Solver<double>" -> "Solver"; operators keep their spelling.
@@ -64,9 +59,38 @@ std::string_view without_template_args(std::string_view scope) {
   return scope;
 }
 
+// "run(int)" (a scope that is a function: a lambda's or local class's enclosing function) ->
+// "run"; other scopes unchanged.
+std::string_view without_parameters(std::string_view scope) {
+  size_t open = parameter_list_start(scope);
+  return open == std::string_view::npos || open == 0 ? scope : scope.substr(0, open);
+}
+
 bool scope_matches(std::string_view pattern, std::string_view scope) {
   if (pattern == scope) return true;
+  if (pattern.find('(') == std::string_view::npos) scope = without_parameters(scope);
+  if (pattern == scope) return true;
   return pattern.find('<') == std::string_view::npos && pattern == without_template_args(scope);
+}
+
+// "{lambda(int)#1}": the scope gcc gives a lambda's closure type.
+bool is_lambda_scope(std::string_view scope) { return scope.starts_with("{lambda(") && scope.ends_with("}"); }
+
+// "lambda@prog.cpp:42", "lambda@42" -> the place; nullopt for any other scope.
+std::optional<LambdaRef> parse_lambda_ref(std::string_view scope) {
+  constexpr std::string_view kw = "lambda@";
+  if (!scope.starts_with(kw)) return std::nullopt;
+  scope.remove_prefix(kw.size());
+  LambdaRef ref;
+  size_t colon = scope.rfind(':');
+  std::string_view num = colon == std::string_view::npos ? scope : scope.substr(colon + 1);
+  if (colon != std::string_view::npos) ref.file = std::string(scope.substr(0, colon));
+  if (num.empty() || num.size() > 9 ||
+      !std::all_of(num.begin(), num.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return std::nullopt;
+  ref.line = unsigned(std::stoul(std::string(num)));
+  if (ref.line == 0 || (colon != std::string_view::npos && ref.file.empty())) return std::nullopt;
+  return ref;
 }
 
 bool is_clone_word(std::string_view w) {
@@ -91,6 +115,30 @@ std::optional<std::vector<std::string>> fortran_module_procedure(std::string_vie
 
 }  // namespace
 
+std::vector<std::string> split_scopes(std::string_view s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t begin = 0;
+  for (size_t i = 0; i < s.size();) {
+    if (size_t j = skip_operator(s, i); j != i) {
+      i = j;
+      continue;
+    }
+    char c = s[i];
+    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
+    else if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    else if (depth == 0 && c == ':' && i + 1 < s.size() && s[i + 1] == ':') {
+      out.emplace_back(s.substr(begin, i - begin));
+      begin = i + 2;
+      i += 2;
+      continue;
+    }
+    ++i;
+  }
+  out.emplace_back(s.substr(begin));
+  return out;
+}
+
 std::string strip_clone_suffix(std::string_view name) {
   if (is_cold_fragment(name)) return std::string(name);
   // Demangled: " [clone .isra.0]" suffixes.
@@ -112,14 +160,22 @@ std::string strip_clone_suffix(std::string_view name) {
 }
 
 LinespecName parse_linespec(std::string_view pattern) {
-  std::string p = without_spaces(pattern);
+  std::string_view p = pattern;
   LinespecName out;
+  // Split before removing spaces: "operator new" must stay recognisable as an operator.
   if (size_t open = parameter_list_start(p); open != std::string::npos && open > 0) {
-    out.params = p.substr(open);
-    p.resize(open);
+    std::string params = without_spaces(p.substr(open));
+    params.resize(params.find_last_of(')') + 1);  // qualifiers are not compared
+    out.params = std::move(params);
+    p = p.substr(0, open);
   }
-  out.scopes = split_scopes(p);
+  for (const auto& scope : split_scopes(p)) out.scopes.push_back(without_spaces(scope));
   if (!out.scopes.empty() && out.scopes.front().empty()) out.scopes.erase(out.scopes.begin());  // "::f"
+  if (!out.scopes.empty() && !out.params)
+    if (auto ref = parse_lambda_ref(out.scopes.back())) {  // "main::lambda@prog.cpp:42"
+      out.lambda = std::move(ref);
+      out.scopes.pop_back();
+    }
   return out;
 }
 
@@ -129,7 +185,7 @@ std::vector<LinespecName> linespec_names(const Symbol& s) {
   if (s.demangled != s.name) {  // C++
     std::string full = strip_clone_suffix(s.demangled);
     LinespecName n;
-    n.scopes = split_scopes(without_spaces(short_name(full)));
+    for (const auto& scope : split_scopes(short_name(full))) n.scopes.push_back(without_spaces(scope));
     size_t open = parameter_list_start(full);
     if (open != std::string::npos) n.params = without_spaces(full.substr(open));
     // The parameter list ends at its ')': drop trailing qualifiers for the comparison.
@@ -146,12 +202,24 @@ std::vector<LinespecName> linespec_names(const Symbol& s) {
 }
 
 bool linespec_matches(const LinespecName& pattern, const LinespecName& name) {
+  if (pattern.lambda) return lambda_matches(pattern, name);
   if (pattern.scopes.empty() || pattern.scopes.size() > name.scopes.size()) return false;
   size_t offset = name.scopes.size() - pattern.scopes.size();
   for (size_t i = 0; i < pattern.scopes.size(); ++i)
     if (!scope_matches(pattern.scopes[i], name.scopes[offset + i])) return false;
   if (pattern.params && name.params && *pattern.params != *name.params) return false;
   if (pattern.params && !name.params) return false;
+  return true;
+}
+
+bool lambda_matches(const LinespecName& pattern, const LinespecName& name) {
+  // NAME = ENCLOSING..., {lambda(ARGS)#N}, operator(): the pattern's scopes end ENCLOSING.
+  const auto& n = name.scopes;
+  if (n.size() < 2 || n.back() != "operator()" || !is_lambda_scope(n[n.size() - 2])) return false;
+  const size_t enclosing = n.size() - 2;
+  if (pattern.scopes.size() > enclosing) return false;
+  for (size_t i = 0; i < pattern.scopes.size(); ++i)
+    if (!scope_matches(pattern.scopes[i], n[enclosing - pattern.scopes.size() + i])) return false;
   return true;
 }
 

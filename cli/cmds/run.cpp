@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 
@@ -260,6 +261,15 @@ void note_agent_overhead(const std::optional<result::AgentBoundary>& boundary, r
     if (double(r.calls) * boundary->inside_s <= 0.05 * measured) continue;
     res.warnings.push_back(agent_overhead_warning(r, *boundary, res.events));
   }
+}
+
+// "unknown region 'X': ..." for the first region the program never had, after it ran to its end.
+std::optional<std::string> never_found_error(const probes::Planner& planner, const std::string& output) {
+  auto unresolved = planner.unresolved();
+  if (unresolved.empty()) return std::nullopt;
+  const auto& u = unresolved.front();
+  return fmt::format("unknown region '{}': {} (never found while the program ran; the result is in {})", u.spec,
+                     u.why.empty() ? "no module the program loaded has it" : u.why, output);
 }
 
 // An MPI rank under --backend emul runs once, under valgrind (runplan): its regions, calls and
@@ -562,6 +572,10 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
     return 128 + *last.term_signal;
   }
+  // A name never found is the same error, exit status 2, whether it was known before the program
+  // ran (no dlopen: refused then) or only once it ended (docs/methodology.md, "Unknown names").
+  if (last.complete && !supervisor::interrupted())
+    if (auto error = never_found_error(planner, output)) throw UserError(*error);
   return last.exit_status.value_or(0);
 }
 
@@ -569,7 +583,7 @@ int run(const RunOptions& o) {
 
 Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<RunOptions>();
-  sub.add_option("--region,-r", o->regions, "function region: a name, mangled or demangled C++ name, or glob")
+  sub.add_option("--region,-r", o->regions, "function region: a name as gdb takes it (ns::f, 'f(float*, int)', Cls::operator(), main::lambda@FILE:LINE), a mangled name, or a glob matching at any scope ('NPair*::build')")
       ->take_all();
   sub.add_option("--regions-from", o->regions_from,
                  "the functions of a survey result (roofprof survey -o FILE) as regions (docs/survey.md)");

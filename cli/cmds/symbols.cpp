@@ -12,6 +12,7 @@
 #include "counters/backend.hpp"
 #include "probes/plan.hpp"
 #include "symbolizer/inlined.hpp"
+#include "symbolizer/name_glob.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::cli {
@@ -27,7 +28,8 @@ struct SymbolsOptions {
 
 bool matches(const std::string& pattern, const symbolizer::Symbol& s) {
   if (pattern.empty()) return true;
-  if (has_glob_chars(pattern)) return glob_match(pattern, s.demangled) || glob_match(pattern, s.name);
+  // A glob matches as it does for --region (at any scope; symbolizer/name_glob.hpp).
+  if (symbolizer::is_glob(pattern)) return symbolizer::glob_matches(pattern, s);
   return s.demangled.find(pattern) != std::string::npos || s.name.find(pattern) != std::string::npos;
 }
 

@@ -23,12 +23,19 @@ TEST(RunDlopen, SymbolInLibraryLoadedLater) {
   EXPECT_EQ(plain_warnings(doc).size(), 0u) << doc["warnings"].dump(1);
 }
 
-// Never found (the program can dlopen, so no error at start) is not "found, never called".
+// Never found (the program can dlopen, so no error at start) is not "found, never called"; once
+// the program has ended it is the error an unknown name is in a program that cannot dlopen
+// (exit status 2, the closest names), after the result is written.
 TEST(RunDlopen, NeverFoundIsNotFoundNeverCalled) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--backend", "time", "--region", "no_such_function", "--region", "plugin_work",
                         "--", fixture("run_dlopen_app"), fixture("librun_dlplug.so")});
-  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  ASSERT_EQ(r.exit_code(), 2) << r.diag();
+  auto err_lines = lines(r.err);
+  ASSERT_FALSE(err_lines.empty());
+  EXPECT_EQ(err_lines.back().rfind("roofprof: unknown region 'no_such_function': no function 'no_such_function'", 0),
+            0u)
+      << r.diag();
   json doc = load_result(r);
   EXPECT_EQ(calls(region(doc, "plugin_work")), 5);
   EXPECT_EQ(calls(region(doc, "no_such_function")), 0);

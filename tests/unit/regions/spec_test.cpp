@@ -39,6 +39,18 @@ TEST(Spec, Span) {
   EXPECT_THROW(parse_span("x=a"), UserError);
 }
 
+TEST(Spec, LambdaNamesAreSymbols) {
+  auto l = parse_location("main::lambda@prog.cpp:42");
+  EXPECT_EQ(l.kind, Location::Kind::Symbol);
+  EXPECT_EQ(l.symbol, "main::lambda@prog.cpp:42");
+  EXPECT_EQ(parse_location("lambda@prog.cpp:42").kind, Location::Kind::Symbol);
+  EXPECT_EQ(parse_region("ns::S::run::lambda@7").name, "ns::S::run::lambda@7");
+  EXPECT_EQ(parse_location("mylambda@x.c:4").kind, Location::Kind::FileLine);  // not the keyword
+  auto s = parse_span("l=main::lambda@prog.cpp:42..prog.cpp:50");
+  EXPECT_EQ(s.start.kind, Location::Kind::Symbol);
+  EXPECT_EQ(s.stop.kind, Location::Kind::FileLine);
+}
+
 TEST(Spec, FunctionRegionMustNameAFunction) {
   EXPECT_EQ(parse_region("fftw_execute*").name, "fftw_execute*");
   EXPECT_THROW(parse_region("file.c:10"), UserError);

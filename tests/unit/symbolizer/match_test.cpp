@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "fixture_paths.hpp"
 #include "regions/spec.hpp"
@@ -145,6 +146,102 @@ TEST(ResolveLocation, SymbolAndAddress) {
 
   at.address = 0x10;  // below the first PT_LOAD
   EXPECT_TRUE(resolve_location(at, *elf).empty());
+}
+
+// tests/fixtures/run/signatures.cpp: overloads with pointer parameters, operators, a lambda and
+// LAMMPS-like namespaced classes.
+unsigned line_of_marker(const std::string& file, const std::string& marker) {
+  std::ifstream in(std::string(SOURCE_DIR) + "/" + file);
+  std::string text;
+  for (unsigned n = 1; std::getline(in, text); ++n)
+    if (text.find(marker) != std::string::npos) return n;
+  return 0;
+}
+
+class MatchSignatures : public ::testing::Test {
+ protected:
+  std::shared_ptr<ElfFile> elf = ElfFile::open(fixture("run_signatures"));
+  std::vector<const ElfFile*> mods{elf.get()};
+  // The address each pattern resolves to, when it is exactly one site.
+  uint64_t one_site(const std::string& pattern) {
+    auto m = match_functions(pattern, mods);
+    if (m.size() != 1 || m[0].sites.size() != 1) return 0;
+    return m[0].sites[0].address;
+  }
+};
+
+TEST_F(MatchSignatures, SignaturesNameTheirOverload) {
+  const uint64_t pair = value_of(*elf, "_Z5scalePfi"), one = value_of(*elf, "_Z5scalePf");
+  ASSERT_NE(pair, 0u);
+  EXPECT_EQ(one_site("scale(float*,int)"), pair);
+  EXPECT_EQ(one_site("scale(float *, int)"), pair);
+  EXPECT_EQ(one_site("scale(float*)"), one);
+  EXPECT_EQ(one_site("scale(double*, int)"), value_of(*elf, "_Z5scalePdi"));
+  EXPECT_TRUE(match_functions("scale(int*)", mods).empty());
+  // Without a parameter list: the three overloads, each shown with its signature.
+  EXPECT_EQ(names_of(match_functions("scale", mods)),
+            (std::vector<std::string>{"scale(double*, int)", "scale(float*)", "scale(float*, int)"}));
+}
+
+TEST_F(MatchSignatures, Operators) {
+  EXPECT_EQ(one_site("Kernel::operator()"), value_of(*elf, "_ZNK6KernelclEi"));
+  EXPECT_EQ(one_site("Kernel::operator()(int) const"), value_of(*elf, "_ZNK6KernelclEi"));
+  EXPECT_EQ(one_site("operator+"), value_of(*elf, "_Zpl3VecS_"));
+  EXPECT_EQ(one_site("operator+(Vec, Vec)"), value_of(*elf, "_Zpl3VecS_"));
+}
+
+TEST_F(MatchSignatures, LambdaByEnclosingFunctionAndLine) {
+  const uint64_t lambda = value_of(*elf, "_ZZ4mainENKUliE_clEi");
+  ASSERT_NE(lambda, 0u);
+  const unsigned line = line_of_marker("tests/fixtures/run/signatures.cpp", "// LAMBDA_LINE");
+  ASSERT_GT(line, 0u);
+  EXPECT_EQ(one_site("main::lambda@signatures.cpp:" + std::to_string(line)), lambda);
+  EXPECT_EQ(one_site("main::lambda@" + std::to_string(line)), lambda);
+  EXPECT_EQ(one_site("lambda@run/signatures.cpp:" + std::to_string(line)), lambda);
+  EXPECT_TRUE(match_functions("main::lambda@" + std::to_string(line - 1), mods).empty());
+  EXPECT_TRUE(match_functions("main::lambda@other.cpp:" + std::to_string(line), mods).empty());
+  EXPECT_TRUE(match_functions("scale::lambda@" + std::to_string(line), mods).empty());
+  EXPECT_EQ(one_site("main::{lambda(int)#1}::operator()"), lambda);  // as roofprof shows it
+  EXPECT_EQ(elf->source_of(lambda), "signatures.cpp:" + std::to_string(line));
+}
+
+TEST(MatchLambdas, ByTheLineItIsWrittenOnOrItsFirstInstructions) {
+  const unsigned written = line_of_marker("tests/fixtures/run/signatures.cpp", "// LAMBDA2_LINE");
+  const unsigned body = line_of_marker("tests/fixtures/run/signatures.cpp", "// LAMBDA2_BODY");
+  ASSERT_GT(body, written);
+  for (const char* build : {"run_signatures", "sym_signatures_O2"}) {
+    auto elf = ElfFile::open(fixture(build));
+    const uint64_t cube = value_of(*elf, "_ZZ4mainENKUliE0_clEi");  // main::{lambda(int)#2}::operator()
+    ASSERT_NE(cube, 0u) << build;
+    auto m = match_functions("main::lambda@signatures.cpp:" + std::to_string(written), {elf.get()});
+    ASSERT_EQ(m.size(), 1u) << build;
+    ASSERT_EQ(m[0].sites.size(), 1u) << build;
+    EXPECT_EQ(m[0].sites[0].address, cube) << build;
+    EXPECT_EQ(elf->lambda_place(cube), std::make_pair(std::string("signatures.cpp"), written)) << build;
+  }
+  // Optimised, the body's line is where its code begins: that line names it too, as in gdb.
+  auto o2 = ElfFile::open(fixture("sym_signatures_O2"));
+  const uint64_t cube = value_of(*o2, "_ZZ4mainENKUliE0_clEi");
+  ASSERT_EQ(o2->source_of(cube), "signatures.cpp:" + std::to_string(body));
+  auto m = match_functions("main::lambda@" + std::to_string(body), {o2.get()});
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].sites[0].address, cube);
+  EXPECT_TRUE(match_functions("main::lambda@" + std::to_string(body + 1), {o2.get()}).empty());
+}
+
+TEST_F(MatchSignatures, GlobsMatchAtAnyScope) {
+  EXPECT_EQ(names_of(match_functions("NPair*::build", mods)),
+            (std::vector<std::string>{"LAMMPS_NS::NPairFull::build", "LAMMPS_NS::NPairHalf::build"}));
+  EXPECT_EQ(names_of(match_functions("PairLJCut::*", mods)),
+            (std::vector<std::string>{"LAMMPS_NS::PairLJCut::compute", "LAMMPS_NS::PairLJCut::settings"}));
+  EXPECT_EQ(names_of(match_functions("LAMMPS_NS::PairLJCut::*", mods)),
+            (std::vector<std::string>{"LAMMPS_NS::PairLJCut::compute", "LAMMPS_NS::PairLJCut::settings"}));
+  // A glob over overloads keeps each one's signature in its name, and so does a glob that
+  // chooses one by its signature (two such globs give two names, not two "scale").
+  EXPECT_EQ(names_of(match_functions("sca*", mods)),
+            (std::vector<std::string>{"scale(double*, int)", "scale(float*)", "scale(float*, int)"}));
+  EXPECT_EQ(names_of(match_functions("s*e(float*, int)", mods)), std::vector<std::string>{"scale(float*, int)"});
+  EXPECT_EQ(names_of(match_functions("s*e(double*, int)", mods)), std::vector<std::string>{"scale(double*, int)"});
 }
 
 }  // namespace
