@@ -134,20 +134,33 @@ std::optional<CodeExtent> fde_extent(const Loaded& l, uint64_t fde_vaddr) {
   return CodeExtent{*begin, *range};
 }
 
-}  // namespace
-
-std::vector<CodeExtent> unwind_ranges(const std::string& path) {
+// The file and its program headers; nullopt when it is not a 64-bit ELF file.
+std::optional<Loaded> load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   Loaded l{Bytes(std::string(std::istreambuf_iterator<char>(in), {})), {}, std::nullopt};
   auto eh = l.file.get<Elf64_Ehdr>(0);
-  if (!eh || std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64) return {};
+  if (!eh || std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64) return std::nullopt;
   for (uint16_t i = 0; i < eh->e_phnum; ++i) {
     auto ph = l.file.get<Elf64_Phdr>(eh->e_phoff + uint64_t(i) * eh->e_phentsize);
-    if (!ph) return {};
+    if (!ph) return std::nullopt;
     if (ph->p_type == PT_LOAD) l.loads.push_back(*ph);
     if (ph->p_type == PT_GNU_EH_FRAME) l.eh = *ph;
   }
-  if (!l.eh) return {};
+  return l;
+}
+
+}  // namespace
+
+std::optional<uint64_t> eh_frame_hdr_address(const std::string& path) {
+  auto l = load(path);
+  if (!l || !l->eh) return std::nullopt;
+  return l->eh->p_vaddr;
+}
+
+std::vector<CodeExtent> unwind_ranges(const std::string& path) {
+  auto loaded = load(path);
+  if (!loaded || !loaded->eh) return {};
+  const Loaded& l = *loaded;
   const uint64_t hdr = l.eh->p_offset, hdr_vaddr = l.eh->p_vaddr;
   auto version = l.file.get<uint8_t>(hdr);
   auto ptr_enc = l.file.get<uint8_t>(hdr + 1), count_enc = l.file.get<uint8_t>(hdr + 2);

@@ -5,6 +5,7 @@
 // them (a library stripped to its dynamic symbols keeps its unwind table: exceptions and
 // backtraces need it). Native counting decodes these as functions (docs/native.md).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,9 @@ struct CodeExtent {
 // Empty when the file has no PT_GNU_EH_FRAME or its table is not one this reads (a table whose
 // entries are not 4-byte offsets from the header: gcc and clang write those); never throws.
 std::vector<CodeExtent> unwind_ranges(const std::string& path);
+
+// The link-time address of the file's PT_GNU_EH_FRAME segment (.eh_frame_hdr), for
+// landing_pads(); nullopt when it has none.
+std::optional<uint64_t> eh_frame_hdr_address(const std::string& path);
 
 }  // namespace roofprof::native

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -187,6 +188,9 @@ class Session : public regions::CountSource {
   // modules (session_modules.cpp)
   void scan_modules(Task& t);
   void place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main);
+  const std::vector<probes::PlannedProbe>& planned_for(const ThreadGroup& g, const symbolizer::LoadedModule& m,
+                                                       bool is_main);
+  std::map<std::tuple<pid_t, std::string, uint64_t>, std::vector<probes::PlannedProbe>> planned_;
   // native counting's patches of a module, before its region probes (session_native.cpp)
   void count_natively(Task& t, const symbolizer::LoadedModule& m, bool is_main,
                       const std::vector<std::pair<uint64_t, ProbeKind>>& hooks);

@@ -101,6 +101,16 @@ void Session::scan_modules(Task& t) {
   }
 }
 
+// The planner's probes of a module, once per process and mapping: planning records the region's
+// sites and notes, and native counting needs the probe addresses before the probes are placed.
+const std::vector<probes::PlannedProbe>& Session::planned_for(const ThreadGroup& g, const symbolizer::LoadedModule& m,
+                                                               bool is_main) {
+  auto key = std::make_tuple(g.tgid, m.path, m.start);
+  auto it = planned_.find(key);
+  if (it == planned_.end()) it = planned_.emplace(key, planner_.probes_for(*m.elf, is_main)).first;
+  return it->second;
+}
+
 void Session::place_probes(Task& t, const symbolizer::LoadedModule& m, bool is_main) {
   auto hooks = runtime_hooks(*m.elf, is_main);
   count_natively(t, m, is_main, hooks);
@@ -118,7 +128,7 @@ void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bo
   if (!g.measured) return;
   // The agent's own functions run inside every probe of it: never a region.
   if (opts_.agent && path_basename(m.path) == kAgentModule) return;
-  auto planned = planner_.probes_for(*m.elf, is_main);
+  const auto planned = planned_for(g, m, is_main);
   // Entry patches first, then the agent's GOT hooks, then breakpoints for the rest.
   std::set<uint64_t> busy;  // no patch may cover a runtime hook
   for (const auto& [addr, kind] : hooks) busy.insert(addr);

@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/strings.hpp"
 #include "native/counting.hpp"
+#include "native/landing_pads.hpp"
 #include "native/unwind_ranges.hpp"
 #include "tracer/session.hpp"
 
@@ -82,7 +83,7 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   // Every probe the module may get, now or later: block starts.
   std::vector<uint64_t> busy;
   for (const auto& [addr, kind] : hooks) busy.push_back(m.bias + addr);
-  for (const auto& p : planner_.probes_for(*m.elf, is_main)) busy.push_back(m.bias + p.address);
+  for (const auto& p : planned_for(g, m, is_main)) busy.push_back(m.bias + p.address);
   // Its code, and its other segments (jump tables are in .rodata), as mapped.
   std::list<std::vector<uint8_t>> bytes;
   std::vector<native::CodeRange> code, data;
@@ -97,6 +98,11 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
     (seg.exec ? code : data).push_back({m.bias + seg.vaddr, b});
   }
   if (code.empty()) return;
+  // C++ exception landing pads start blocks: the unwinder jumps there.
+  std::vector<native::CodeRange> mapped = code;
+  mapped.insert(mapped.end(), data.begin(), data.end());
+  if (auto hdr = native::eh_frame_hdr_address(m.path))
+    for (uint64_t pad : native::landing_pads(mapped, m.bias + *hdr)) busy.push_back(pad);
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});

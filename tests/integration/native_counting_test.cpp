@@ -41,5 +41,35 @@ TEST(NativeCounting, Avx512WithMasksIsExactByDefault) {
   ASSERT_TRUE(doc.contains("native_counting")) << doc.dump(1);
 }
 
+// The fault cases of issue 31: a counted function with a jump table, a C++ exception thrown
+// through a counted loop, a library loaded by dlopen after threads started (its code patched while
+// they run). The program's output is the bare run's and each W is exact, by default and with 8
+// OpenMP-free threads around.
+TEST(NativeCounting, JumpTablesExceptionsAndDlopenAfterThreads) {
+  Sandbox sb;
+  const int n = 1000, k = 100;
+  auto bare = sb.run({fixture("run_native_faults"), std::to_string(n), std::to_string(k)});
+  ASSERT_EQ(bare.exit_code(), 0) << bare.diag();
+  auto r = sb.roofprof({"run", "--backend", "native", "--emul-budget", "0", "-r", "switch_kernel", "-r",
+                        "throwing_kernel", "-r", "late_kernel", "--", fixture("run_native_faults"), std::to_string(n),
+                        std::to_string(k)});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out, bare.out);
+  json doc = load_result(r);
+  json sw = region(doc, "switch_kernel"), th = region(doc, "throwing_kernel"), late = region(doc, "late_kernel");
+  EXPECT_EQ(calls(sw), 6);
+  EXPECT_EQ(sw["flops"].get<double>(), 6.0 * n) << sw.dump();
+  EXPECT_EQ(calls(th), 1);
+  EXPECT_EQ(th["flops"].get<double>(), 2.0 * (k + 1)) << th.dump();
+  EXPECT_EQ(calls(late), 1);
+  EXPECT_EQ(late["flops"].get<double>(), double(n)) << late.dump();
+  EXPECT_EQ(late["sources"]["flops"], "native");
+  // The dlopen'd library was patched: it is in the result's native counting modules.
+  bool patched = false;
+  for (const auto& m : doc["native_counting"]["modules"])
+    patched |= m["path"].get<std::string>().find("libnative_late.so") != std::string::npos && m["sites"] > 0;
+  EXPECT_TRUE(patched) << doc["native_counting"].dump(1);
+}
+
 }  // namespace
 }  // namespace it

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Native counting's cost on library kernels (issue 31), ratios to the bare program in the same run.
+#
+#   bench/native/speed.sh [BUILD_DIR] [REPEATS]
+#
+# Workloads (bench/emul/libs.c, linked against Debian's OpenBLAS and FFTW):
+#   dgemm: OpenBLAS dgemm_, n = 1500, 3 calls (its kernel for this CPU: AVX-512 where there is)
+#   fftw:  FFTW 1D complex transform, n = 4096, 2000 calls (FFTW_ESTIMATE)
+# Configurations, each the median wall time of REPEATS runs (default 3), interleaved:
+#   bare       the program alone
+#   counting   roofprof run --backend native --emul-budget 0 -r REGION (native counting and the
+#              region's probes, no emulated pass)
+#   default    roofprof run -r REGION (what a user gets: on a machine without a PMU, native
+#              counting and the emulated pass for the bytes below L1 when it fits --emul-budget)
+# and W per call against the analytic count (dgemm: 2 n^3). Prints a Markdown table.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=${1:-$repo/build}
+repeats=${2:-3}
+roofprof="$build/bin/roofprof"
+[ -x "$roofprof" ] || { echo "no $roofprof: build roofprof first" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gcc -O2 -o "$tmp/libs" "$repo/bench/emul/libs.c" -lopenblas -lfftw3 -lm
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
+
+seconds() {  # wall seconds of "$@", output discarded
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" > /dev/null 2>&1
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc -l
+}
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+echo "| workload | bare s | counting s | default s | counting / bare | default / bare | W per call | analytic | W / analytic |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for w in "dgemm 1500 3 dgemm_" "fftw 4096 2000 fftw_execute"; do
+  set -- $w
+  kind=$1 n=$2 calls=$3 region=$4
+  : > "$tmp/bare" ; : > "$tmp/counting" ; : > "$tmp/default"
+  for _ in $(seq "$repeats"); do
+    seconds "$tmp/libs" "$kind" "$n" "$calls" >> "$tmp/bare"
+    seconds "$roofprof" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/c.json" -- "$tmp/libs" "$kind" "$n" "$calls" >> "$tmp/counting"
+    seconds "$roofprof" run -q -r "$region" -o "$tmp/d.json" -- "$tmp/libs" "$kind" "$n" "$calls" >> "$tmp/default"
+  done
+  b=$(median < "$tmp/bare") c=$(median < "$tmp/counting") d=$(median < "$tmp/default")
+  read -r wpc <<< "$(python3 -c "
+import json; r = json.load(open('$tmp/c.json'))['regions'][0]
+print(r['flops'] / r['calls'] if r['flops'] is not None and r['calls'] else 'null')")"
+  if [ "$kind" = dgemm ]; then analytic=$(python3 -c "print(2 * $n ** 3)"); else analytic="(5 n log2 n = $(python3 -c "import math; print(5 * $n * int(math.log2($n)))"), an estimate)"; fi
+  ratio=$(python3 -c "
+try: print(f'{float(\"$wpc\") / float(\"$analytic\"):.4f}')
+except ValueError: print('-')")
+  printf "| %s n=%s x%s | %.3f | %.3f | %.3f | %.2f | %.2f | %s | %s | %s |\n" "$kind" "$n" "$calls" "$b" "$c" "$d" \
+    "$(echo "$c / $b" | bc -l)" "$(echo "$d / $b" | bc -l)" "$wpc" "$analytic" "$ratio"
+done
