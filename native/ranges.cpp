@@ -6,7 +6,8 @@ namespace roofprof::native {
 
 const uint8_t* find_bytes(std::span<const CodeRange> ranges, uint64_t at, uint64_t size) {
   for (const CodeRange& r : ranges)
-    if (at >= r.address && at + size <= r.address + r.bytes.size()) return r.bytes.data() + (at - r.address);
+    if (at >= r.address && size <= r.bytes.size() && at - r.address <= r.bytes.size() - size)  // no overflow
+      return r.bytes.data() + (at - r.address);
   return nullptr;
 }
 
