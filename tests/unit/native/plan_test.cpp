@@ -123,6 +123,12 @@ TEST(PlanModule, AnIndirectJumpWithNoTableRefusesItsFunction) {
   EXPECT_EQ(u->fp_insns, 2u);
 }
 
+TEST(PlanModule, ATableAddressNearTheTopOfMemoryIsNoTable) {
+  const Uncounted* u = uncounted_at(cases_plan(), cases().address("p_abs_negative"));
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->why, "its function has an indirect jump whose table was not found");
+}
+
 TEST(PlanModule, ClassesAreSummedOverTheSite) {
   const Site* s = site_at(cases_plan(), cases().address("p_classes"));
   ASSERT_NE(s, nullptr);
@@ -156,9 +162,9 @@ TEST(PlanModule, TotalsAndLayout) {
   for (const Uncounted& u : p.uncounted) uncounted += u.fp_insns;
   EXPECT_EQ(p.fp_insns, fp + uncounted);
   EXPECT_EQ(p.uncounted_fp_insns, uncounted);
-  // loop 1, flags_live 3, call_splits 4, switch 5, indirect 2, classes 5, rip 2, rip_evex 2, loop_insn 2, pad 3
-  EXPECT_EQ(p.fp_insns, 29u);
-  EXPECT_EQ(p.uncounted_fp_insns, 1u + 2u);  // switch_c1, indirect
+  // loop 1, flags_live 3, call_splits 4, switch 5, indirect 2, abs_negative 2, classes 5, rip 2, rip_evex 2, loop_insn 2, pad 3
+  EXPECT_EQ(p.fp_insns, 31u);
+  EXPECT_EQ(p.uncounted_fp_insns, 1u + 2u + 2u);  // switch_c1, indirect, abs_negative
   for (size_t i = 1; i < p.sites.size(); ++i) {
     EXPECT_LE(p.sites[i - 1].end, p.sites[i].start);
     EXPECT_GE(p.sites[i].trampoline_at, p.sites[i - 1].trampoline_at + p.sites[i - 1].trampoline_size);
