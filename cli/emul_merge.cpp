@@ -129,13 +129,6 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
         totals[i] = it->second.counter_totals[i];
     auto q = emulated_quantities(names, totals);
     if (it != agg.regions().end()) merge_thread_parts(r, it->second, names);
-    auto per_instance = [&names](const regions::KeptInstance& x, result::Instance& into) {
-      emulated_instance_quantities(names, x, into);
-    };
-    if (!r.instances.empty() && it != agg.regions().end() && !match_emulated_instances(r, it->second, per_instance))
-      warnings.push_back(fmt::format("region '{}': its instances differ between the native and the emulated run "
-                                     "(threads or calls per thread): W and Q per instance unknown (null)",
-                                     r.name));
     r.instructions = q.instructions;
     r.flops = q.flops;
     r.flops_by_class = std::move(q.flops_by_class);
@@ -146,6 +139,14 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
     if (cache_sim)
       for (const char* level : {"L2", "L3", "DRAM"})
         if (r.bytes[level].read) r.sources[std::string("bytes.") + level] = "emul (cache simulation)";
+    // Each instance's W and Q: the emulated run's instance at its place (cli/instances.hpp).
+    auto per_instance = [&names](const regions::KeptInstance& x, result::Instance& into) {
+      emulated_instance_quantities(names, x, into);
+    };
+    if (!r.instances.empty() && it != agg.regions().end() && !match_emulated_instances(r, it->second, per_instance))
+      warnings.push_back(fmt::format("region '{}': its instances differ between the native and the emulated run "
+                                     "(threads or calls per thread): W and Q per instance unknown (null)",
+                                     r.name));
   }
   return warnings;
 }
