@@ -174,6 +174,39 @@ TEST(Trace, InstancesBeyondTheBoundAreCountedNotKept) {
   EXPECT_EQ(events, 8u * 256);
 }
 
+// --repeat 2: each run's instances, timed from that run's first one, in its own process.
+TEST(Trace, EachRunOfRepeatIsItsOwnProcess) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "-q", "--backend", "time", "--repeat", "2", "--region", "outer", "--",
+                        fixture("run_trace_threads"), "1"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  std::map<int, std::set<int>> pids;   // run -> pids
+  std::map<int, int> instances;         // run -> count
+  std::map<int, double> first;          // run -> earliest start_s
+  const json outer = region(load_result(r), "outer");
+  for (const auto& x : outer["instances"]) {
+    const int run = x["run"];
+    pids[run].insert(x["pid"].get<int>());
+    instances[run] += 1;
+    first[run] = first.count(run) ? std::min(first[run], x["start_s"].get<double>()) : x["start_s"].get<double>();
+  }
+  EXPECT_EQ(instances, (std::map<int, int>{{0, 4}, {1, 4}}));
+  EXPECT_EQ(first, (std::map<int, double>{{0, 0.0}, {1, 0.0}}));
+  ASSERT_EQ(pids[0].size(), 1u);
+  ASSERT_EQ(pids[1].size(), 1u);
+  EXPECT_NE(*pids[0].begin(), *pids[1].begin());
+  auto t = sb.roofprof({"report", "--no-plot", "--trace", "trace.json", "roofprof.json"});
+  ASSERT_EQ(t.exit_code(), 0) << t.diag();
+  const json trace = load_json(sb.path("trace.json"));
+  expect_chrome_trace_schema(trace);
+  std::set<std::string> processes;
+  for (const auto& e : trace["traceEvents"])
+    if (e["name"] == "process_name") processes.insert(e["args"]["name"].get<std::string>());
+  ASSERT_EQ(processes.size(), 2u);
+  EXPECT_NE(processes.begin()->find(", run 0; roofprof.json)"), std::string::npos) << *processes.begin();
+  EXPECT_NE(processes.rbegin()->find(", run 1; roofprof.json)"), std::string::npos) << *processes.rbegin();
+}
+
 // A result written before instances were recorded: one line, exit status 2, nothing written.
 TEST(Trace, AnOlderResultWithoutInstancesIsRefused) {
   Sandbox sb;
