@@ -1,5 +1,6 @@
 // roofprof report RESULT...: the roofline table and plot of result files, merged (several
-// runs of one program) or side by side (--compare), with SVG, HTML, CSV and JSON exports.
+// runs of one program) or side by side (--compare), with SVG, HTML, CSV and JSON exports, the
+// region instances as a Chrome trace (--trace) and the call paths as a Hatchet tree (--hatchet).
 #include <cstdio>
 #include <memory>
 #include <optional>
