@@ -250,5 +250,17 @@ TEST(Aggregator, KeptInstancesOfARunWithoutNextRunAreRunZero) {
   EXPECT_EQ(a.regions().at(2).kept().count({1, 101, 8}), 1u);
 }
 
+// Another run merged (--repeat's runs aggregated apart): its kept instances are the runs after this one's.
+TEST(Aggregator, MergedRunsKeepTheirInstancesAsLaterRuns) {
+  Aggregator a, b;
+  a.add(Instance{1, 100, 7, 0, 10, {}, false, CloseReason::Return});
+  b.add(Instance{1, 200, 9, 5, 10, {}, false, CloseReason::Return});
+  a.merge(b);
+  const auto kept = a.regions().at(1).kept();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept.at({0, 100, 7}).first.at(0).end_ns, 10);
+  EXPECT_EQ(kept.at({1, 200, 9}).first.at(0).begin_ns, 5);
+}
+
 }  // namespace
 }  // namespace roofprof::regions
