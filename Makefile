@@ -1,12 +1,13 @@
 # roofprof: two-command quick start.
 #   make demo   install what is missing, build roofprof (not the tests), profile the bundled example
 #   make test   install what is missing, build everything, run the whole test suite
+#   make test-fast   the same without the tests labelled slow (ctest -LE slow; CI runs make test)
 #   make install PREFIX=P   install a relocatable tree into P (docs/install.md)
 BUILD  ?= build
 JOBS   ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build test demo install package bench clean
+.PHONY: all deps configure build test test-fast demo install package bench clean
 
 all: build
 
@@ -21,6 +22,10 @@ build: configure
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+# A developer's quick check: every test but those labelled slow (tests/integration/slow_tests.cmake).
+test-fast: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -LE slow
 
 # Only roofprof, its companions and the example: the test suite is most of a full build.
 demo: configure

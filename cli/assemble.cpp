@@ -59,7 +59,27 @@ std::vector<std::string> names_of(const std::vector<counters::EventInfo>& events
   return out;
 }
 
+// The deltas of an instance's own thread: its counts less the others' part.
+std::vector<double> own_counts(const regions::KeptInstance& x) {
+  std::vector<double> own = x.counts;
+  for (size_t i = 0; i < own.size() && i < x.others.size(); ++i) own[i] -= x.others[i];
+  return own;
+}
+
 }  // namespace
+
+InstanceQuantities hardware_instance_quantities(const std::vector<counters::EventInfo>& events,
+                                                const counters::EventSet* hardware) {
+  if (!hardware) return nullptr;
+  return [&events, hardware](const regions::KeptInstance& x, result::Instance& into) {
+    if (!x.own_unknown) {
+      const counters::Derived d = derived(*hardware, events, own_counts(x));
+      into.flops = d.flops;
+      for (const auto& [level, t] : d.bytes) into.bytes[level] = result::Bytes{t.read, t.write};
+    }
+    if (!x.others.empty()) into.flops_other_threads = derived(*hardware, events, x.others).flops;
+  };
+}
 
 std::string lower_bound_source(const std::string& source, const counters::UncountedCoreTime& other) {
   const std::string bound = fmt::format(

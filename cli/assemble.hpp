@@ -8,6 +8,7 @@
 #include "counters/backend.hpp"
 #include "counters/event_set.hpp"
 #include "counters/w_placement.hpp"
+#include "cli/instances.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "result/result.hpp"
@@ -21,6 +22,11 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
                                              const std::string& counter_source,
                                              const counters::EventSet* hardware = nullptr,
                                              const counters::WPlacement* w = nullptr);
+
+// An instance's W and Q from its deltas through `hardware`'s formulas (null `hardware`: none,
+// W and Q stay unknown); its own thread's part and, for the anchor of scope=process, the others'.
+InstanceQuantities hardware_instance_quantities(const std::vector<counters::EventInfo>& events,
+                                                const counters::EventSet* hardware);
 
 // sources.flops for W from counters: "perf" when exact (W's groups pinned whole: `w->exact`,
 // whatever other groups did); "perf (estimate: scaled, ...)" with `w`'s reason when counters were

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "cli/assemble.hpp"
+#include "cli/instances.hpp"
 #include "common/error.hpp"
 #include "result/balance.hpp"
 #include "regions/aggregate.hpp"
@@ -85,6 +86,20 @@ void merge_thread_parts(result::Region& r, const regions::Aggregate& a, const st
   r.balance = result::balance_of(r.per_thread);
 }
 
+// An instance's exact W and Q from the emulated run's deltas (its own thread's, and the others'
+// for the anchor of scope=process).
+void emulated_instance_quantities(const std::vector<std::string>& names, const regions::KeptInstance& x,
+                                  result::Instance& into) {
+  if (!x.own_unknown) {
+    std::vector<double> own = x.counts;
+    for (size_t i = 0; i < own.size() && i < x.others.size(); ++i) own[i] -= x.others[i];
+    EmulatedQuantities q = emulated_quantities(names, own);
+    into.flops = q.flops;
+    into.bytes = std::move(q.bytes);
+  }
+  if (!x.others.empty()) into.flops_other_threads = emulated_quantities(names, x.others).flops;
+}
+
 }  // namespace
 
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
@@ -135,6 +150,14 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
     if (cache_sim)
       for (const char* level : {"L2", "L3", "DRAM"})
         if (r.bytes[level].read) r.sources[std::string("bytes.") + level] = "emul (cache simulation)";
+    // Each instance's W and Q: the emulated run's instance at its place (cli/instances.hpp).
+    auto per_instance = [&names](const regions::KeptInstance& x, result::Instance& into) {
+      emulated_instance_quantities(names, x, into);
+    };
+    if (!r.instances.empty() && it != agg.regions().end() && !match_emulated_instances(r, it->second, per_instance))
+      warnings.push_back(fmt::format("region '{}': its instances differ between the native and the emulated run "
+                                     "(threads or calls per thread): W and Q per instance unknown (null)",
+                                     r.name));
   }
   return warnings;
 }

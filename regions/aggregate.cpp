@@ -58,9 +58,37 @@ std::map<ThreadNumber, ThreadPart> Aggregate::thread_parts() const {
   return out;
 }
 
+std::map<KeptKey, KeptThread> Aggregate::kept() const {
+  std::map<KeptKey, KeptThread> out = kept_earlier;
+  for (const auto& [key, part] : run_parts)
+    if (part.kept.instances > 0) out[{run, key.first, key.second}] = part.kept;
+  return out;
+}
+
+namespace {
+
+void keep(KeptThread& k, const Instance& inst, double time_s) {
+  k.instances += 1;
+  if (k.first.size() >= kKeptPerThread) return;
+  k.first.push_back(KeptInstance{inst.begin_ns, inst.end_ns, time_s, inst.depth, inst.reason, inst.resumed,
+                                 inst.multiplexed, inst.own_unknown, inst.counts, inst.others});
+}
+
+// The current run's kept instances of `a` go to its earlier runs'.
+void archive_kept(Aggregate& a) {
+  for (auto& [key, part] : a.run_parts)
+    if (part.kept.instances > 0) a.kept_earlier[{a.run, key.first, key.second}] = std::move(part.kept);
+}
+
+}  // namespace
+
 void Aggregator::add(const Instance& inst) {
   Last& l = last_;
-  if (!l.aggregate || l.region != inst.region) l = Last{inst.region, &regions_[inst.region]};
+  if (run_ < 0) run_ = 0;
+  if (!l.aggregate || l.region != inst.region) {
+    l = Last{inst.region, &regions_[inst.region]};
+    if (l.aggregate->run_parts.empty()) l.aggregate->run = run_;
+  }
   Aggregate& a = *l.aggregate;
   const double measured = double(inst.end_ns - inst.begin_ns) * 1e-9;
   const ProbeTime sub = subtracted(inst.probe, measured);
@@ -81,6 +109,7 @@ void Aggregator::add(const Instance& inst) {
   a.multiplexed |= inst.multiplexed;
   add_group_times(a.group_times, inst.group_times);
   part.time_s += d;
+  keep(part.kept, inst, d);
   if (part.own.size() < inst.counts.size()) part.own.resize(inst.counts.size(), 0.0);
   for (size_t i = 0; i < inst.counts.size(); ++i)
     part.own[i] += inst.own_unknown ? std::numeric_limits<double>::quiet_NaN()
@@ -104,11 +133,14 @@ void Aggregator::add(const Instance& inst) {
 
 void Aggregator::next_run() {
   last_ = Last{};
+  ++run_;
   for (auto& [id, a] : regions_) {
+    archive_kept(a);
     a.threads_most = a.threads();
     a.thread_ids.clear();
     a.earlier_parts = a.thread_parts();
     a.run_parts.clear();
+    a.run = run_;
   }
 }
 
@@ -132,6 +164,11 @@ void Aggregator::merge(const Aggregator& other) {
     std::map<ThreadNumber, ThreadPart> parts = a.thread_parts();
     for (const auto& [n, part] : o.thread_parts()) add_part(parts[n], part);
     a.earlier_parts = std::move(parts);
+    // Its runs follow this one's: numbered from the run after the last one here.
+    archive_kept(a);
+    int next = 0;
+    for (const auto& [key, k] : a.kept_earlier) next = std::max(next, std::get<0>(key) + 1);
+    for (auto& [key, k] : o.kept()) a.kept_earlier[{next + std::get<0>(key), std::get<1>(key), std::get<2>(key)}] = k;
     a.run_parts.clear();
   }
 }

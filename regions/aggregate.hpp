@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "regions/tracker.hpp"
@@ -18,6 +19,30 @@ struct Quantiles {
 // numpy's default). Empty input has no quantiles.
 std::optional<Quantiles> quantiles(std::vector<double> values);
 
+// An instance kept as it was (the trace export's timeline, docs/result-schema.md "instances"):
+// its boundaries' times, its compensated duration and its deltas.
+struct KeptInstance {
+  int64_t begin_ns = 0, end_ns = 0;
+  double time_s = 0;  // the duration less the probes' time inside it (as Aggregate::time_s)
+  uint32_t depth = 0;
+  CloseReason reason = CloseReason::Return;
+  bool resumed = false;
+  bool multiplexed = false;
+  bool own_unknown = false;
+  std::vector<double> counts;  // as Instance::counts
+  std::vector<double> others;  // as Instance::others (the anchor of scope=process only)
+};
+// The first kKeptPerThread instances of a region on one thread of one run, in closing order
+// (which is opening order: a region is open at most once on a thread), and how many it had.
+inline constexpr size_t kKeptPerThread = 256;
+struct KeptThread {
+  uint64_t instances = 0;  // every instance of the thread in the run, kept or not
+  std::vector<KeptInstance> first;
+  uint64_t left_out() const { return instances - first.size(); }
+};
+// A thread of a run whose instances were kept: (run, pid, tid), runs counted from 0 (--repeat).
+using KeptKey = std::tuple<int, int, Tid>;
+
 // One thread's part of a region: its calls, their time, and the work its own instances did
 // (with scope=process, the work of threads that had no instance open is the region's
 // `others_totals`, not a thread's).
@@ -28,6 +53,7 @@ struct ThreadPart {
   // The current run: where the thread's last call is in Aggregate::durations_s (a resumed
   // instance adds its time there); npos before its first call.
   size_t last_call = size_t(-1);
+  KeptThread kept;  // the current run's; Aggregate::kept has the earlier runs'
 };
 // A thread as runs of the same program number it: the process's rank among the run's processes
 // by pid, the thread's among the region's threads of its process by tid (the order the kernel
@@ -60,6 +86,10 @@ struct Aggregate {
   std::map<ThreadNumber, ThreadPart> earlier_parts;     // earlier runs', summed by number
   // Every thread's part, the current run's numbered and added to the earlier runs'.
   std::map<ThreadNumber, ThreadPart> thread_parts() const;
+  std::map<KeptKey, KeptThread> kept_earlier;  // the earlier runs' kept instances
+  int run = 0;                                 // the current run's number (--repeat)
+  // Every run's kept instances by (run, pid, tid), the current run's included.
+  std::map<KeptKey, KeptThread> kept() const;
 };
 
 class Aggregator {
@@ -73,6 +103,7 @@ class Aggregator {
 
  private:
   std::map<RegionId, Aggregate> regions_;
+  int run_ = -1;  // the current run (next_run before the first run starts it at 0); -1: none yet
   // What the last instance added to (instances come in runs of one region, thread and close
   // reason): the sets and the map need no lookup while they repeat. Null after next_run/merge.
   struct Last {

@@ -119,6 +119,33 @@ void read_threads(const JsonNode& n, Region& r) {
   }
 }
 
+// The optional instance members of a region (the run recorded instances).
+void read_instances(const JsonNode& n, Region& r) {
+  if (n.has("instances_left_out")) r.instances_left_out = n.member("instances_left_out").count();
+  if (!n.has("instances")) return;
+  JsonNode list = n.member("instances");
+  for (size_t i = 0; i < list.size(); ++i) {
+    JsonNode x = list.element(i);
+    Instance one;
+    one.run = x.member("run").integer_in(0, 1 << 30);
+    one.process = x.member("process").integer_in(0, 1 << 30);
+    one.thread = x.member("thread").integer_in(0, 1 << 30);
+    one.pid = x.member("pid").integer();
+    one.tid = x.member("tid").integer();
+    one.start_s = x.member("start_s").amount();
+    one.end_s = x.member("end_s").amount();
+    if (one.end_s < one.start_s) x.member("end_s").fail("expected end_s >= start_s");
+    one.time_s = x.member("time_s").amount_or_null();
+    one.depth = uint32_t(x.member("depth").integer_in(0, 1 << 30));
+    one.closed_by = x.member("closed_by").string();
+    one.resumed = x.member("resumed").boolean();
+    one.flops = x.member("flops").amount_or_null();
+    one.bytes = read_bytes(x.member("bytes"));
+    one.flops_other_threads = x.member("flops_other_threads").amount_or_null();
+    r.instances.push_back(std::move(one));
+  }
+}
+
 Region read_region(const JsonNode& n) {
   Region r;
   r.name = n.member("name").string();
@@ -164,6 +191,7 @@ Region read_region(const JsonNode& n) {
       r.annotation.push_back(std::move(x));
     }
   }
+  read_instances(n, r);
   if (n.has("probe_cost")) {  // optional member (absent: the probes' cost was not significant)
     JsonNode c = n.member("probe_cost");
     r.probe_cost = ProbeCost{c.member("ptrace_stops").count(), c.member("estimated_s").amount(),
@@ -279,6 +307,8 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   run.wall_time_s = doc.member("wall_time_s").amount_or_null();
   run.host = read_host(doc.member("host"));
   if (doc.has("job")) run.job = read_job(doc.member("job"));  // optional member
+  if (doc.has("instances_per_thread"))  // optional member (absent: instances not recorded)
+    run.instances_per_thread = doc.member("instances_per_thread").count();
   if (doc.has("agent_boundary")) {  // optional member
     JsonNode b = doc.member("agent_boundary");
     run.agent_boundary = AgentBoundary{b.member("inside_s").amount(), b.member("per_call_s").amount(),

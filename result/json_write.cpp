@@ -142,7 +142,32 @@ void threads_json(J& out, const Region& r, const std::string& where) {
 }
 
 template <class J>
-J region_json(const Region& r, const std::string& where) {
+J instances_json(const std::vector<Instance>& list, const std::string& where) {
+  J out = J::array();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Instance& x = list[i];
+    const std::string at = where + ".instances[" + std::to_string(i) + "]";
+    J one{{"run", x.run},
+          {"process", x.process},
+          {"thread", x.thread},
+          {"pid", x.pid},
+          {"tid", x.tid},
+          {"start_s", finite(x.start_s, at + ".start_s")},
+          {"end_s", finite(x.end_s, at + ".end_s")},
+          {"time_s", finite_or_null<J>(x.time_s, at + ".time_s")},
+          {"depth", x.depth},
+          {"closed_by", x.closed_by},
+          {"resumed", x.resumed},
+          {"flops", optional_number<J>(x.flops, at + ".flops")},
+          {"bytes", bytes_json<J>(x.bytes, at + ".bytes")},
+          {"flops_other_threads", optional_number<J>(x.flops_other_threads, at + ".flops_other_threads")}};
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
+template <class J>
+J region_json(const Region& r, const std::string& where, bool with_instances) {
   J locations = J::array();
   for (const auto& s : r.locations) locations.push_back(site_json<J>(s));
   J closed_by = J::object();
@@ -180,6 +205,10 @@ J region_json(const Region& r, const std::string& where) {
   }
   if (!r.annotation.empty()) out["annotation"] = annotation_json<J>(r.annotation, where);  // optional member
   threads_json(out, r, where);
+  if (with_instances) {  // optional members: the run recorded instances
+    out["instances"] = instances_json<J>(r.instances, where);
+    out["instances_left_out"] = r.instances_left_out;
+  }
   if (r.compensation) {  // optional member: absent when nothing was subtracted
     const Compensation& c = *r.compensation;
     out["compensation"] = J{{"time_measured_s", finite(c.time_measured_s, where + ".compensation.time_measured_s")},
@@ -241,7 +270,8 @@ template <class J>
 J build_json(const Run& run) {
   J regions = J::array();
   for (size_t i = 0; i < run.regions.size(); ++i)
-    regions.push_back(region_json<J>(run.regions[i], "regions[" + std::to_string(i) + "]"));
+    regions.push_back(region_json<J>(run.regions[i], "regions[" + std::to_string(i) + "]",
+                                     run.instances_per_thread.has_value()));
   J out{
       {"schema", run.schema},
       {"tool", J{{"name", "roofprof"}, {"version", run.tool_version}}},
@@ -262,6 +292,7 @@ J build_json(const Run& run) {
       {"warnings", run.warnings},
   };
   if (run.job) out["job"] = job_json<J>(*run.job);  // optional member: only for a rank of a job
+  if (run.instances_per_thread) out["instances_per_thread"] = *run.instances_per_thread;  // optional member
   if (run.agent_boundary) {  // optional member: the agent's boundary cost, measured at start
     const AgentBoundary& b = *run.agent_boundary;
     out["agent_boundary"] = J{{"inside_s", finite(b.inside_s, "agent_boundary.inside_s")},

@@ -131,6 +131,28 @@ struct AnnotatedInstruction {
   bool operator==(const AnnotatedInstruction&) const = default;
 };
 
+// One region instance as it ran on a thread (a call, or a resumed part of one: an inlined copy's
+// code entered again), for timelines (roofprof report --trace). Optional member of schema 1:
+// only files whose run recorded instances (Run::instances_per_thread) have them.
+struct Instance {
+  int run = 0;                  // which run of --repeat, from 0
+  int process = 0, thread = 0;  // numbered as ThreadPart numbers them, in that run
+  int pid = 0, tid = 0;         // the kernel's ids in that run
+  // Seconds from the first instance of that run (of any region) to its boundaries, as measured.
+  double start_s = 0, end_s = 0;
+  // Its duration less the probes' time inside it (as Region::time_s); null where no clock timed it.
+  std::optional<double> time_s;
+  uint32_t depth = 0;             // region instances open on the thread when it opened
+  std::string closed_by;          // as Region::closed_by's keys
+  bool resumed = false;           // a resumed part of the thread's previous call, no call of its own
+  std::optional<double> flops;    // W of its own thread while it was open; null where not measured
+  std::map<std::string, Bytes> bytes;  // its own thread's Q by level; empty where not measured
+  // Scope=process, the first instance of the region open in the process: the work of threads
+  // with no instance of it open, while it was open; null otherwise or where not measured.
+  std::optional<double> flops_other_threads;
+  bool operator==(const Instance&) const = default;
+};
+
 struct Region {
   std::string name;
   std::string kind;  // "function" | "span"
@@ -172,6 +194,10 @@ struct Region {
   std::optional<Balance> balance;
   // run --annotate: the region's functions instruction by instruction (written only when not empty).
   std::vector<AnnotatedInstruction> annotation;
+  // Its first Run::instances_per_thread instances on each thread of each run, in order of start
+  // on each thread; the instances left out of that (written only when the run recorded instances).
+  std::vector<Instance> instances;
+  uint64_t instances_left_out = 0;
   bool operator==(const Region&) const = default;
 };
 
@@ -307,6 +333,10 @@ struct Run {
   std::optional<Survey> survey;                 // roofprof survey only; written only when present
   std::vector<SimulatedCache> simulated_caches;  // L1 first; written only when not empty
   std::vector<std::string> events;  // counter names, in order
+  // Regions' instances are recorded (Region::instances): at most this many per region, thread
+  // and run. Null: not recorded (files written before roofprof recorded them, surveys, the
+  // emulated-only run of an MPI rank, whose times are the emulator's).
+  std::optional<uint64_t> instances_per_thread;
   std::vector<Region> regions;
   std::vector<std::string> warnings;
   bool operator==(const Run&) const = default;

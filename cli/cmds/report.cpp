@@ -1,5 +1,6 @@
 // roofprof report RESULT...: the roofline table and plot of result files, merged (several
-// runs of one program) or side by side (--compare), with SVG, HTML, CSV and JSON exports.
+// runs of one program) or side by side (--compare), with SVG, HTML, CSV and JSON exports, the
+// region instances as a Chrome trace (--trace) and the call paths as a Hatchet tree (--hatchet).
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -12,7 +13,9 @@
 #include "report/export.hpp"
 #include "report/figure.hpp"
 #include "report/annotate.hpp"
+#include "report/hatchet.hpp"
 #include "report/html.hpp"
+#include "report/trace.hpp"
 #include "report/svg.hpp"
 #include "report/merge.hpp"
 #include "report/model.hpp"
@@ -28,7 +31,7 @@ namespace {
 
 struct ReportOptions {
   std::vector<std::string> files;
-  std::string html, svg, csv, json;
+  std::string html, svg, csv, json, trace, hatchet;
   std::string level = "DRAM";
   std::string rw = "both";
   std::string units = "seconds";
@@ -82,15 +85,30 @@ std::vector<std::string> annotations(const std::vector<report::Input>& inputs, b
   return out;
 }
 
+// --trace: UserError (exit 2) for a file without instances; says how many were left out. True
+// when it took stdout.
+bool write_trace(const std::string& path, const std::vector<report::Input>& inputs) {
+  const std::string text = report::chrome_trace(inputs).dump() + "\n";
+  const OutputTarget target = check_output(path, "trace file");
+  write_output(target, text, "trace file");
+  if (const uint64_t n = report::instances_left_out(inputs))
+    std::fprintf(stderr, "roofprof: %s: %llu instances left out (the first %llu of each region on each thread of a run "
+                         "are kept)\n",
+                 path.c_str(), (unsigned long long)n, (unsigned long long)*inputs.front().run.instances_per_thread);
+  return target.kind == OutputKind::Stream && target.fd == 1;
+}
+
 int run(const ReportOptions& o) {
   // Outputs first, then every input: a bad path or file stops the command before anything is
   // printed or written.
   for (const auto& [path, what] : {std::pair{o.svg, "SVG file"}, {o.html, "HTML file"}, {o.csv, "CSV file"},
-                                   {o.json, "JSON file"}})
+                                   {o.json, "JSON file"}, {o.trace, "trace file"}, {o.hatchet, "Hatchet file"}})
     if (!path.empty()) check_output(path, what);
   std::vector<report::Input> inputs;
   std::vector<result::Run> runs = result::read_files(o.files);
   for (size_t i = 0; i < o.files.size(); ++i) inputs.push_back({o.files[i], std::move(runs[i])});
+  // The timeline is each file's own instances: written before merging, whatever else is asked.
+  const bool trace_on_stdout = !o.trace.empty() && write_trace(o.trace, inputs);
   if (o.compare && inputs.size() < 2)
     throw UserError("--compare needs two or more result files");
   apply_group_by(o.group_by, inputs);
@@ -112,7 +130,7 @@ int run(const ReportOptions& o) {
   const report::Figure figure = plot ? report::build_figure(model) : report::Figure{};
 
   // Each output is rendered only when asked for.
-  bool stdout_taken = false;
+  bool stdout_taken = trace_on_stdout;
   auto out = [&](const std::string& path, const char* what, auto render) {
     if (path.empty()) return;
     const OutputTarget target = check_output(path, what);
@@ -123,6 +141,9 @@ int run(const ReportOptions& o) {
   out(o.html, "HTML file", [&] { return report::render_html(model, figure, annotations(inputs, o.compare)); });
   out(o.csv, "CSV file", [&] { return report::render_csv(model); });
   out(o.json, "JSON file", [&] { return report::report_json(model).dump(2) + "\n"; });
+  out(o.hatchet, "Hatchet file", [&] {
+    return report::hatchet_literal(o.compare ? inputs.front().run : merged.run, options.view).dump(1) + "\n";
+  });
   if (stdout_taken) return 0;
 
   std::string text;
@@ -147,6 +168,11 @@ Runner setup_report(CLI::App& sub) {
   sub.add_option("--svg", o->svg, "write the roofline plot as a standalone SVG file");
   sub.add_option("--csv", o->csv, "write one CSV row per region and group ('-': stdout)");
   sub.add_option("--json", o->json, "write the report as JSON ('-': stdout)");
+  sub.add_option("--trace", o->trace,
+                 "write the region instances as Chrome trace events, a timeline for Perfetto ('-': stdout; "
+                 "docs/report.md)");
+  sub.add_option("--hatchet", o->hatchet,
+                 "write regions and call paths as a Hatchet literal tree (GraphFrame.from_literal; '-': stdout)");
   sub.add_option("--level", o->level, "memory level of Q and the intensity I = W/Q")
       ->check(CLI::IsMember({"L1", "L2", "L3", "DRAM"}))
       ->capture_default_str();

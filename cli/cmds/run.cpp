@@ -547,6 +547,7 @@ int run(const RunOptions& o) {
   res.term_signal = last.term_signal;
   res.complete = last.complete;
   res.regions = assemble_regions(planner, agg, backend.events(), backend.name(), m.counting.event_set, &m.counting.w);
+  record_instances(res, agg, hardware_instance_quantities(backend.events(), m.counting.event_set));
   for (auto& w : planner_notes(planner)) res.warnings.push_back(std::move(w));
   note_mechanisms(m.plan, native, res.regions);
   note_agent_overhead(last.agent_boundary, res);

@@ -206,5 +206,61 @@ TEST(Aggregator, SumsGroupTimesOfInstancesAndMergedRuns) {
   EXPECT_EQ(g[1].running, 500u);
 }
 
+// The trace export's instances: the first kKeptPerThread of each region on each thread of each
+// run, as they were (times, compensated duration, depth, deltas), and the count of all.
+TEST(Aggregator, KeepsTheFirstInstancesOfEachThreadInEachRun) {
+  Aggregator a;
+  a.next_run();  // as run does before each run of --repeat
+  for (size_t i = 0; i < kKeptPerThread + 3; ++i) {
+    Instance x{1, 100, 7, int64_t(1000 * i), int64_t(1000 * i + 600), {double(i)}, false, CloseReason::Return};
+    x.probe = ProbeTime{100, 0};
+    x.depth = 2;
+    a.add(x);
+  }
+  Instance anchor{1, 100, 8, 50, 90, {5}, false, CloseReason::Longjmp};
+  anchor.others = {3};
+  a.add(anchor);
+  a.next_run();
+  a.add(Instance{1, 200, 9, 10, 20, {1}, false, CloseReason::Return});
+  const auto kept = a.regions().at(1).kept();
+  ASSERT_EQ(kept.size(), 3u);
+  const KeptThread& busy = kept.at({0, 100, 7});
+  EXPECT_EQ(busy.instances, kKeptPerThread + 3);
+  EXPECT_EQ(busy.left_out(), 3u);
+  ASSERT_EQ(busy.first.size(), kKeptPerThread);
+  EXPECT_EQ(busy.first[5].begin_ns, 5000);
+  EXPECT_EQ(busy.first[5].end_ns, 5600);
+  EXPECT_NEAR(busy.first[5].time_s, 500e-9, 1e-18);  // 600 ns less 100 ns of probes
+  EXPECT_EQ(busy.first[5].depth, 2u);
+  EXPECT_EQ(busy.first[5].counts, std::vector<double>{5});
+  const KeptThread& other = kept.at({0, 100, 8});
+  ASSERT_EQ(other.first.size(), 1u);
+  EXPECT_EQ(other.first[0].reason, CloseReason::Longjmp);
+  EXPECT_EQ(other.first[0].others, std::vector<double>{3});
+  EXPECT_EQ(kept.at({1, 200, 9}).instances, 1u);  // the second run
+}
+
+// Without next_run before the first run (the emulated run, tests), the first run is run 0 too.
+TEST(Aggregator, KeptInstancesOfARunWithoutNextRunAreRunZero) {
+  Aggregator a;
+  a.add(Instance{1, 100, 7, 0, 10, {}, false, CloseReason::Return});
+  a.next_run();
+  a.add(Instance{2, 101, 8, 0, 10, {}, false, CloseReason::Return});
+  EXPECT_EQ(a.regions().at(1).kept().count({0, 100, 7}), 1u);
+  EXPECT_EQ(a.regions().at(2).kept().count({1, 101, 8}), 1u);
+}
+
+// Another run merged (--repeat's runs aggregated apart): its kept instances are the runs after this one's.
+TEST(Aggregator, MergedRunsKeepTheirInstancesAsLaterRuns) {
+  Aggregator a, b;
+  a.add(Instance{1, 100, 7, 0, 10, {}, false, CloseReason::Return});
+  b.add(Instance{1, 200, 9, 5, 10, {}, false, CloseReason::Return});
+  a.merge(b);
+  const auto kept = a.regions().at(1).kept();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept.at({0, 100, 7}).first.at(0).end_ns, 10);
+  EXPECT_EQ(kept.at({1, 200, 9}).first.at(0).begin_ns, 5);
+}
+
 }  // namespace
 }  // namespace roofprof::regions

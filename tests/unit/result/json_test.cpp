@@ -57,6 +57,39 @@ TEST(ResultJson, ThreadPartsAndBalanceRoundTrip) {
   EXPECT_FALSE(doc["regions"][1].contains("per_thread")) << "absent for a region of one thread";
 }
 
+// Region instances (the trace export's timeline): written, with the run's bound and the count
+// left out, only when the run recorded them; read back exactly; absent members read as none.
+TEST(ResultJson, InstancesRoundTripAndAreAbsentWhenNotRecorded) {
+  result::Run run = samples::sample_run();
+  const auto plain = nlohmann::json::parse(result::to_json(run).dump());
+  EXPECT_FALSE(plain.contains("instances_per_thread"));
+  EXPECT_FALSE(plain["regions"][0].contains("instances"));
+  EXPECT_FALSE(plain["regions"][0].contains("instances_left_out"));
+  EXPECT_EQ(through_text(run).instances_per_thread, std::nullopt);
+  run.instances_per_thread = 256;
+  result::Instance x;
+  x.run = 1, x.process = 0, x.thread = 2, x.pid = 4242, x.tid = 4245;
+  x.start_s = 0.25, x.end_s = 0.5, x.time_s = 0.24, x.depth = 1, x.closed_by = "longjmp", x.resumed = true;
+  x.flops = 2000.0;
+  x.bytes = {{"L1", Bytes{8000.0, std::nullopt}}};
+  x.flops_other_threads = 10.0;
+  result::Instance untimed = x;
+  untimed.time_s = std::nullopt, untimed.flops = std::nullopt, untimed.bytes = {};
+  untimed.flops_other_threads = std::nullopt;
+  run.regions[0].instances = {x, untimed};
+  run.regions[0].instances_left_out = 7;
+  const result::Run back = through_text(run);
+  EXPECT_EQ(back.instances_per_thread, 256u);
+  EXPECT_EQ(back.regions[0].instances, run.regions[0].instances);
+  EXPECT_EQ(back.regions[0].instances_left_out, 7u);
+  const auto doc = nlohmann::json::parse(result::to_json(run).dump());
+  EXPECT_TRUE(doc["regions"][0]["instances"][1]["flops"].is_null());
+  EXPECT_TRUE(doc["regions"][1]["instances"].empty()) << "recorded, none: an empty list";
+  auto bad = doc;
+  bad["regions"][0]["instances"][0]["end_s"] = 0.1;
+  EXPECT_THROW(from_json(bad), UserError);
+}
+
 // Why a region's calls are approximate (inlined copies interleaved with their callers' code)
 // round-trips; the member is absent when the calls are exact.
 TEST(ResultJson, CallsApproximateRoundTripsAndIsAbsentWhenExact) {
