@@ -70,6 +70,11 @@ std::vector<double> own_counts(const regions::KeptInstance& x) {
 
 InstanceQuantities hardware_instance_quantities(const std::vector<counters::EventInfo>& events,
                                                 const counters::EventSet* hardware) {
+  if (!hardware && counters::native_events_at(events) >= 0)  // native counting: W from its classes
+    return [&events](const regions::KeptInstance& x, result::Instance& into) {
+      if (!x.own_unknown) into.flops = native_flops(events, own_counts(x))->flops;
+      if (!x.others.empty()) into.flops_other_threads = native_flops(events, x.others)->flops;
+    };
   if (!hardware) return nullptr;
   return [&events, hardware](const regions::KeptInstance& x, result::Instance& into) {
     if (!x.own_unknown) {

@@ -23,7 +23,8 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
                                              const counters::EventSet* hardware = nullptr,
                                              const counters::WPlacement* w = nullptr);
 
-// An instance's W and Q from its deltas through `hardware`'s formulas (null `hardware`: none,
+// An instance's W and Q from its deltas through `hardware`'s formulas, or native counting's classes
+// where the events hold them (null `hardware` and no native counting: none,
 // W and Q stay unknown); its own thread's part and, for the anchor of scope=process, the others'.
 InstanceQuantities hardware_instance_quantities(const std::vector<counters::EventInfo>& events,
                                                 const counters::EventSet* hardware);

@@ -151,8 +151,10 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
       for (const char* level : {"L2", "L3", "DRAM"})
         if (r.bytes[level].read) r.sources[std::string("bytes.") + level] = "emul (cache simulation)";
     // Each instance's W and Q: the emulated run's instance at its place (cli/instances.hpp).
-    auto per_instance = [&names](const regions::KeptInstance& x, result::Instance& into) {
+    auto per_instance = [&names, traffic_only](const regions::KeptInstance& x, result::Instance& into) {
+      const std::optional<double> native_w = into.flops, native_others = into.flops_other_threads;
       emulated_instance_quantities(names, x, into);
+      if (traffic_only) into.flops = native_w, into.flops_other_threads = native_others;  // W stays native counting's
     };
     if (!r.instances.empty() && it != agg.regions().end() && !match_emulated_instances(r, it->second, per_instance))
       warnings.push_back(fmt::format("region '{}': its instances differ between the native and the emulated run "
