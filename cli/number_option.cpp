@@ -16,7 +16,7 @@ std::string check(const std::string& text, double min, double max, const std::st
   const double v = std::strtod(begin, &end);
   const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
   if (end == begin || *end != '\0' || !std::isfinite(v))
-    return fmt::format("must be a finite number {}, not '{}'", bounds, shown);
+    return fmt::format("must be a finite number, {}, not '{}'", bounds, shown);
   if (v < min || v > max) return fmt::format("must be {}, not {}", bounds, shown);
   return "";
 }

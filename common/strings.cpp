@@ -69,6 +69,18 @@ std::vector<std::string> closest(std::string_view word, const std::vector<std::s
   return out;
 }
 
+std::string shorten_long_words(std::string_view message, size_t max) {
+  std::string out;
+  out.reserve(std::min(message.size(), size_t(4096)));
+  for (size_t i = 0; i < message.size();) {
+    const size_t end = std::min(message.find(' ', i), message.size());
+    out += shorten_for_message(message.substr(i, end - i), max);
+    if (end < message.size()) out += ' ';
+    i = end + 1;
+  }
+  return out;
+}
+
 std::string shorten_for_message(std::string_view s, size_t max) {
   if (s.size() <= max) return std::string(s);
   size_t keep = max;

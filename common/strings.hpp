@@ -22,4 +22,8 @@ std::vector<std::string> closest(std::string_view word, const std::vector<std::s
 // cannot make an error message megabytes long.
 inline constexpr size_t kMessageNameBytes = 200;
 std::string shorten_for_message(std::string_view s, size_t max = kMessageNameBytes);
+// `message` with every word (run of non-spaces) longer than `max` shortened so (long paths
+// stay whole): what the CLI
+// prints for an error, whatever name from a file or the command line the message carries.
+std::string shorten_long_words(std::string_view message, size_t max = 1000);
 }  // namespace roofprof

@@ -62,6 +62,12 @@ TEST(Strings, ShortenForMessage) {
   EXPECT_EQ(shorten_for_message(std::string(1 << 20, 'm')).size(), kMessageNameBytes + 19);
 }
 
+TEST(Strings, ShortenLongWords) {
+  EXPECT_EQ(shorten_long_words("cannot read 'x.json' (No such file)"), "cannot read 'x.json' (No such file)");
+  EXPECT_EQ(shorten_long_words("cannot read " + std::string(50, 'm') + " now", 6), "cannot read mmmmmm... (50 bytes) now");
+  EXPECT_EQ(shorten_long_words(" a  b ", 5), " a  b ") << "spaces kept as they are";
+}
+
 TEST(Strings, PathBasename) {
   EXPECT_EQ(path_basename("/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
   EXPECT_EQ(path_basename("demo"), "demo");
