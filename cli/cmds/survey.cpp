@@ -11,6 +11,7 @@
 #include "cli/survey_emul.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/program.hpp"
 #include "report/survey_table.hpp"
 #include "result/result.hpp"
 #include "supervisor/signals.hpp"
@@ -79,6 +80,7 @@ int run(const SurveyOptions& o) {
   if (o.command.empty()) throw UserError("no program given: add -- PROGRAM [ARGS...]");
   const OutputTarget target = o.output_given ? check_output(o.output, "result file") : claim_output(o.output, "result file");
   const std::string& output = target.path;
+  runnable_program(o.command.at(0));  // a missing or foreign program is one line, before "sampling"
   const bool emul = o.backend == "emul";
   const unsigned rate = o.rate ? o.rate : emul ? kEmulRate : kDefaultRate;
   if (!o.quiet) std::fprintf(stderr, "roofprof: sampling cpu-clock at %u Hz\n", rate);

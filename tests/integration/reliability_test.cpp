@@ -220,6 +220,8 @@ TEST(CommandLine, ProgramOfAnotherMachineExits126LikeAShell) {
       expect_one_line_error(r, std::string("cannot run './") + name + "': exec format error (" + says, 126);
       EXPECT_FALSE(fs::exists(sb.path("roofprof.json"))) << "no result of a program that never ran";
     }
+    auto survey = sb.roofprof({"survey", "--", std::string("./") + name});
+    expect_one_line_error(survey, "exec format error", 126);
   }
 }
 
