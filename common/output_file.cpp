@@ -127,9 +127,16 @@ void write_in_place(const OutputTarget& t, const std::string& text) {
     write_all(t.fd, text);
     return;
   }
-  int fd = ::open(t.resolved.c_str(), O_WRONLY | O_CLOEXEC);
+  int fd = ::open(t.resolved.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) fail("open");
   try {
+    // A file put there since the check is not written over (open without O_TRUNC changed nothing).
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) fail("open");
+    if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+      errno = EEXIST;
+      fail("write in place (it is no longer a device or FIFO)");
+    }
     write_all(fd, text);
   } catch (const SystemFailure&) {
     const int err = errno;

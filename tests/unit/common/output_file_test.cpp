@@ -137,6 +137,24 @@ TEST_F(OutputFile, LinkPlantedAfterTheCheckIsReplacedNotFollowed) {
   EXPECT_FALSE(fs::exists(path("r.json.old"))) << "a link is not a previous result";
 }
 
+// A FIFO checked, then replaced by a file before the write: the file is not written over; the
+// text goes to a fallback file, as any failed write's.
+TEST_F(OutputFile, FifoReplacedByAFileAfterTheCheckIsNotWrittenOver) {
+  ASSERT_EQ(::mkfifo(path("pipe").c_str(), 0600), 0);
+  const OutputTarget t = check_output(path("pipe"), "result file");
+  ASSERT_EQ(t.kind, OutputKind::Special);
+  fs::remove(path("pipe"));
+  std::ofstream(path("pipe")) << "someone's file\n";
+  const std::string msg = error_of([&] { write_output(t, "result\n", "result file"); });
+  EXPECT_NE(msg.find("no longer a device or FIFO"), std::string::npos) << msg;
+  EXPECT_EQ(slurp(path("pipe")), "someone's file\n");
+  const size_t at = msg.find("saved to '");
+  ASSERT_NE(at, std::string::npos) << msg;
+  const std::string saved = msg.substr(at + 10, msg.find('\'', at + 10) - at - 10);
+  EXPECT_EQ(slurp(saved), "result\n");
+  fs::remove(saved);
+}
+
 TEST_F(OutputFile, ReplacedFileKeepsItsMode) {
   for (mode_t mode : {mode_t(0600), mode_t(0640), mode_t(0604)}) {
     SCOPED_TRACE(mode);
