@@ -7,6 +7,7 @@
 
 #include "ceilings/names.hpp"
 #include "common/error.hpp"
+#include "common/json_text.hpp"
 
 namespace roofprof::ceilings {
 namespace {
@@ -229,6 +230,7 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
 }
 
 Ceilings parse(const std::string& text, const std::string& origin) {
+  check_json_depth(text, origin, "not a ceilings file (written by `roofprof ceilings -o FILE`)");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);

@@ -39,6 +39,14 @@ std::string regions_setting(const probes::Planner& planner) {
   const auto& specs = planner.specs();
   for (size_t i = 0; i < specs.size(); ++i)
     if (specs[i].kind == regions::RegionKind::Function) out += fmt::format("{}:{}\n", i, specs[i].start.symbol);
+  // The kernel refuses to start a program with an environment string of 128 KiB or more
+  // (MAX_ARG_STRLEN): said now, not as the program's exec failing.
+  constexpr size_t kMaxEnvString = 32 * 4096;
+  if (out.size() + sizeof "ROOFPROF_AGENT_REGIONS=" >= kMaxEnvString)
+    throw UserError(fmt::format("the names of the {} regions take {} KiB, more than the 128 KiB the program's "
+                                "environment can pass to the in-process agent: give fewer regions (a glob such as "
+                                "'prefix*' covers many) or use --no-preload",
+                                specs.size(), out.size() / 1024));
   return out;
 }
 

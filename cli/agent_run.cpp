@@ -93,7 +93,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   out.complete = collector.complete() && !interrupts.interrupted();
   out.warnings = collector.warnings();
   if (so.agent_evict_bytes) out.cache_evictions = collector.evictions();  // --cache-state cold
-  if (!collector.has_file_of(child.pid()) && !(WIFEXITED(status) && WEXITSTATUS(status) == 127))
+  if (!collector.has_file_of(child.pid()) && !(WIFEXITED(status) && supervisor::is_exec_failure_status(WEXITSTATUS(status))))
     out.warnings.push_back("the in-process agent did not start in the program (LD_PRELOAD ignored, e.g. a setuid "
                            "program, or a script that runs it as a child without --follow-fork): nothing was measured");
   return out;

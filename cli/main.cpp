@@ -10,10 +10,17 @@
 #include "cli/docgen.hpp"
 #include "common/command_line.hpp"
 #include "common/error.hpp"
+#include "common/program.hpp"
+#include "common/strings.hpp"
 
 namespace {
 
 using roofprof::cli::Runner;
+
+// An error as one line on stderr; a name of megabytes in it is shortened (common/strings.hpp).
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "roofprof: %s\n", roofprof::shorten_long_words(message).c_str());
+}
 
 struct Subcommand {
   const char* name;
@@ -109,7 +116,7 @@ int docs_command(const CLI::App& app, const std::vector<std::string>& args) {
     std::fputs(roofprof::cli::man_page(app, sub, ROOFPROF_VERSION).c_str(), stdout);
     return 0;
   } catch (const roofprof::UserError& e) {
-    std::fprintf(stderr, "roofprof: %s\n", e.what());
+    print_error(e.what());
     return roofprof::kUserErrorExit;
   }
 }
@@ -160,7 +167,7 @@ int main(int argc, char** argv) {
       args.insert(args.end(), split.options.begin(), split.options.end());
     }
   } catch (const roofprof::UserError& e) {
-    std::fprintf(stderr, "roofprof: %s\n", e.what());
+    print_error(e.what());
     return roofprof::kUserErrorExit;
   }
 
@@ -174,18 +181,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
-    std::fprintf(stderr, "roofprof: %s\n", explain_extras(app, e.what()).c_str());
+    print_error(explain_extras(app, e.what()));
     return roofprof::kUserErrorExit;
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "roofprof: %s (see roofprof --help)\n", e.what());
+    print_error(std::string(e.what()) + " (see roofprof --help)");
     return roofprof::kUserErrorExit;
   }
 
   try {
     for (auto& [sub, runner] : runners)
       if (sub->parsed()) return runner();
+  } catch (const roofprof::CannotExecute& e) {
+    print_error(e.what());
+    return roofprof::CannotExecute::kExit;
   } catch (const roofprof::UserError& e) {
-    std::fprintf(stderr, "roofprof: %s\n", e.what());
+    print_error(e.what());
     return roofprof::kUserErrorExit;
   }
   return 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "common/error.hpp"
@@ -29,6 +30,9 @@ const char* to_string(SiteRole r) {
 }
 
 namespace {
+
+// Unknown region names that get a "closest names" hint (each costs a search of every symbol).
+constexpr size_t kMaxSuggestedNames = 10;
 
 // Does an address location name this module? "" = the main executable.
 bool address_in_module(const Location& loc, const symbolizer::ElfFile& elf, bool is_main) {
@@ -246,6 +250,20 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
   // Every spec's reason is recorded (unresolved()) before the first one is thrown.
   std::vector<std::pair<size_t, std::string>> missing_what;
   spec_why_.assign(specs_.size(), std::string());
+  // Every function name once, and the closest names for the first few distinct unknown names
+  // only: thousands of unknown regions cost one pass each, not one search of every symbol.
+  std::vector<std::string> names;
+  std::map<std::string, std::string, std::less<>> hints;
+  auto closest_hint = [&](const std::string& symbol) -> std::string {
+    if (auto it = hints.find(symbol); it != hints.end()) return it->second;
+    if (hints.size() >= kMaxSuggestedNames) return "";
+    if (names.empty()) names = symbolizer::all_function_names(modules);
+    // Quoted: a suggested name ("gebp_kernel<double, double, long>::operator()") may hold ", ".
+    std::string hint;
+    for (const auto& n : symbolizer::closest_names(symbol, names, 5))
+      hint += fmt::format("{}'{}'", hint.empty() ? "; closest names: " : ", ", n);
+    return hints[symbol] = hint;
+  };
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
     std::vector<const Location*> missing;
@@ -254,12 +272,8 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
     for (const Location* loc : missing) {
       std::string what;
       if (loc->kind == Location::Kind::Symbol) {
-        // Quoted: a suggested name ("gebp_kernel<double, double, long>::operator()") may hold ", ".
-        auto near = symbolizer::closest_names(loc->symbol, symbolizer::all_function_names(modules), 5);
-        std::string hint;
-        for (const auto& n : near) hint += fmt::format("{}'{}'", hint.empty() ? "; closest names: " : ", ", n);
-        what = fmt::format("no function '{}' in the executable or its {} libraries{}", loc->symbol,
-                           modules.empty() ? 0 : modules.size() - 1, hint);
+        what = fmt::format("no function '{}' in the executable or its {} libraries{}", shorten_for_message(loc->symbol),
+                           modules.empty() ? 0 : modules.size() - 1, closest_hint(loc->symbol));
       } else if (loc->kind == Location::Kind::FileLine) {
         what = fmt::format("no code for {} in any module with debug info (build with -g?)", loc->text);
       } else {
@@ -272,12 +286,13 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
   }
   if (!more_may_load && !missing_what.empty()) {
     const auto& [i, what] = missing_what.front();
-    throw UserError(fmt::format("unknown region '{}': {}{}", specs_[i].text, what, hint));
+    throw UserError(fmt::format("unknown region '{}': {}{}", shorten_for_message(specs_[i].text), what, hint));
   }
   std::vector<std::string> warnings;
   for (const auto& [i, what] : missing_what)
     warnings.push_back(
-        fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}", specs_[i].text, what, hint));
+        fmt::format("region '{}' not found yet ({}); watching libraries loaded later{}",
+                    shorten_for_message(specs_[i].text), what, hint));
   return warnings;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/strings.hpp"
 
 namespace roofprof::regions {
 
@@ -22,9 +23,18 @@ bool is_lambda_name(std::string_view text) {
   return at != std::string_view::npos && (at == 0 || (at >= 2 && text.substr(at - 2, 2) == "::"));
 }
 
+// A name longer than any symbol is refused before it is compared with every symbol.
+void check_length(std::string_view text, const char* what) {
+  if (text.size() > kMaxNameBytes)
+    throw UserError(fmt::format("{} '{}' is longer than {} bytes, more than any symbol name: give a shorter name or "
+                                "a glob such as 'prefix*'",
+                                what, shorten_for_message(text, 60), kMaxNameBytes));
+}
+
 }  // namespace
 
 Location parse_location(std::string_view text) {
+  check_length(text, "location");
   Location loc;
   loc.text = std::string(text);
   if (text.empty()) throw UserError("empty location: give a symbol, FILE:LINE or an address like 0x401136");
@@ -58,7 +68,8 @@ Location parse_location(std::string_view text) {
       loc.line = line;
       return loc;
     }
-    throw UserError(fmt::format("bad location '{}': expected FILE:LINE with a positive line number", text));
+    throw UserError(fmt::format("bad location '{}': expected FILE:LINE with a positive line number",
+                                shorten_for_message(text)));
   }
   loc.kind = Location::Kind::Symbol;
   loc.symbol = std::string(text);
@@ -66,6 +77,7 @@ Location parse_location(std::string_view text) {
 }
 
 RegionSpec parse_region(std::string_view text) {
+  check_length(text, "--region");
   RegionSpec spec;
   spec.kind = RegionKind::Function;
   spec.text = std::string(text);
@@ -73,7 +85,7 @@ RegionSpec parse_region(std::string_view text) {
   if (spec.start.kind != Location::Kind::Symbol)
     throw UserError(fmt::format("--region '{}' must name a function; use --span NAME=START..STOP for "
                                 "FILE:LINE or address ranges",
-                                text));
+                                shorten_for_message(text)));
   spec.name = spec.start.symbol;
   return spec;
 }
@@ -86,7 +98,8 @@ RegionSpec parse_span(std::string_view text) {
   auto dots = text.find("..", eq == std::string_view::npos ? 0 : eq);
   if (eq == std::string_view::npos || eq == 0 || dots == std::string_view::npos)
     throw UserError(fmt::format("bad --span '{}': expected NAME=START..STOP, e.g. solve=solver.c:120..solver.c:180",
-                                text));
+                                shorten_for_message(text)));
+  check_length(text.substr(0, eq), "--span name");
   spec.name = std::string(text.substr(0, eq));
   spec.start = parse_location(text.substr(eq + 1, dots - eq - 1));
   spec.stop = parse_location(text.substr(dots + 2));

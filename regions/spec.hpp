@@ -1,5 +1,6 @@
 #pragma once
 // What the user asked to measure: function regions (--region) and span regions (--span).
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ struct RegionSpec {
   Location stop;     // span only: STOP
   std::string text;  // verbatim
 };
+
+// The longest name or location a region may give (docs/methodology.md): longer ones are refused
+// at once, before they are compared with every symbol of the program.
+inline constexpr size_t kMaxNameBytes = 4096;
 
 // Throws UserError (exit 2) with a one-line explanation on malformed input.
 Location parse_location(std::string_view text);

@@ -29,6 +29,7 @@ Run parse_file_text(const std::string& text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw UserError("result file '" + path +
                     "' is empty (was roofprof killed while writing it?); re-run the measurement");
+  check_json_depth(text, "result file '" + path + "'", "re-run the measurement or check that it is a roofprof result");
   try {
     return parse_result_text(text);
   } catch (const nlohmann::json::parse_error& e) {

@@ -15,6 +15,8 @@
 
 namespace roofprof::supervisor {
 
+int exec_failure_status(int err) { return err == ENOENT || err == ENOTDIR ? 127 : 126; }
+
 pid_t start(const Launch& l) {
   std::vector<char*> argv;
   for (const auto& a : l.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -27,9 +29,10 @@ pid_t start(const Launch& l) {
     if (l.stop_before_exec) ::raise(SIGSTOP);  // wait to be seized
     if (env) ::execve(l.path.c_str(), argv.data(), env);
     else ::execv(l.path.c_str(), argv.data());
+    const int err = errno;
     std::fprintf(stderr, "roofprof: cannot run '%s': %s\n", l.argv.empty() ? l.path.c_str() : l.argv[0].c_str(),
-                 std::strerror(errno));
-    ::_exit(127);
+                 std::strerror(err));
+    ::_exit(exec_failure_status(err));
   }
   if (l.stop_before_exec) {
     int status = 0;

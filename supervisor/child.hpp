@@ -24,7 +24,14 @@ struct Launch {
   bool stop_before_exec = false;  // the child stops itself (SIGSTOP) until a tracer seizes it
 };
 
-// Forks and executes. A failed exec prints "roofprof: cannot run 'ARGV0': why" and exits 127.
+// The exit status of a child whose exec failed with `err`, as a shell gives it: 127 when the
+// file (or its interpreter) was not found, 126 when it was found but cannot run (exec format
+// error, e.g. a 32-bit or foreign program; permission denied).
+int exec_failure_status(int err);
+inline bool is_exec_failure_status(int status) { return status == 126 || status == 127; }
+
+// Forks and executes. A failed exec prints "roofprof: cannot run 'ARGV0': why" and exits with
+// exec_failure_status.
 // With stop_before_exec, returns once the child has stopped. Throws UserError when fork fails.
 pid_t start(const Launch& l);
 

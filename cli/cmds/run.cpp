@@ -20,6 +20,7 @@
 #include "cli/emul_agent.hpp"
 #include "cli/emul_merge.hpp"
 #include "cli/groups.hpp"
+#include "cli/number_option.hpp"
 #include "common/error.hpp"
 #include "common/evict.hpp"
 #include "common/launcher.hpp"
@@ -55,12 +56,16 @@ constexpr double kSurveySkipFactor = 2;
 // slowest factor measured on real programs (docs/benchmarks.md: 12-40x), so that the estimate
 // errs towards skipping.
 constexpr double kEmulationSlowdown = 40;
+// The most distinct regions one run takes (docs/methodology.md): each is matched against every
+// symbol of every module the program loads.
+constexpr size_t kMaxRegions = 1000;
 
 struct RunOptions {
   std::vector<std::string> regions;
   std::vector<std::string> spans;
   std::string regions_from;  // a survey result (roofprof survey -o): its functions are regions
   std::string output = "roofprof.json";
+  bool output_given = false;  // -o: that name; else roofprof.json, or roofprof.N.json when another run holds it
   int pid = 0;
   bool follow_fork = false;
   std::string scope = "process";
@@ -116,6 +121,20 @@ runplan::Request request_of(const RunOptions& o) {
   r.preload_given = o.preload_given;
   r.cold = o.cache_state == "cold";
   return r;
+}
+
+// The regions as given, each once (a region given twice is measured once), at most
+// kMaxRegions of them: every region is matched against every symbol of every module loaded.
+std::vector<regions::RegionSpec> distinct_regions(std::vector<regions::RegionSpec> specs) {
+  std::set<std::string> seen;
+  std::vector<regions::RegionSpec> out;
+  for (auto& s : specs)
+    if (seen.insert(s.text).second) out.push_back(std::move(s));
+  if (out.size() > kMaxRegions)
+    throw UserError(fmt::format("{} regions given, more than the {} roofprof measures in one run: use globs "
+                                "('solver_*') for families of functions, or several runs",
+                                out.size(), kMaxRegions));
+  return out;
 }
 
 // Everything the run measures with, from the plan.
@@ -488,6 +507,7 @@ int run(const RunOptions& o) {
       specs.push_back(regions::parse_region(name));
       if (std::find(o.regions.begin(), o.regions.end(), name) == o.regions.end()) from_survey.insert(name);
     }
+  specs = distinct_regions(std::move(specs));
   if (specs.empty())
     throw UserError("no region given: add --region FUNCTION, --span NAME=START..STOP or --regions-from SURVEY "
                     "(see roofprof run --help)");
@@ -495,9 +515,14 @@ int run(const RunOptions& o) {
   if (!o.command.empty() && o.pid != 0) throw UserError("give either a program or --pid, not both");
   // Under mpirun / srun: which rank of which job this is, and -o's placeholders (docs/mpi.md).
   const auto launch = detect_launcher(process_environment());
-  const std::string output = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
+  const std::string name = expand_output_name(o.output, {launch, result::describe_host().hostname, ::getpid()});
   // Before the program starts: a result that cannot be written is found now, not after the run.
-  const OutputTarget output_target = check_output(output, "result file");
+  const OutputTarget output_target =
+      o.output_given ? check_output(name, "result file") : claim_output(name, "result file");
+  const std::string& output = output_target.path;
+  if (output != name && !o.quiet)
+    std::fprintf(stderr, "roofprof: %s is being written by another roofprof run: results in %s\n", name.c_str(),
+                 output.c_str());
 
   Measuring m = plan_run(o, launch);
   counters::Backend& backend = *m.counting.backend;
@@ -589,18 +614,19 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--regions-from", o->regions_from,
                  "the functions of a survey result (roofprof survey -o FILE) as regions (docs/survey.md)");
   sub.add_option("--span", o->spans, "span region NAME=START..STOP (symbols, FILE:LINE or addresses)");
-  sub.add_option("-o,--output", o->output,
-                 "result file (an existing one is kept as FILE.old); %r rank, %s job size, %h host, %p pid, "
+  auto* output = sub.add_option("-o,--output", o->output,
+                 "result file (an existing one is kept as FILE.old; default roofprof.json, or roofprof.N.json while "
+                 "another run writes that); %r rank, %s job size, %h host, %p pid, "
                  "%j job id; under mpirun/srun the rank is added when %r is absent (docs/mpi.md)");
-  sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
+  auto* pid = sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
   sub.add_flag("--follow-fork", o->follow_fork, "measure child processes too");
   sub.add_option("--scope", o->scope, "counts of the whole process or of the entering thread only")
       ->check(CLI::IsMember({"process", "thread"}));
-  sub.add_option("--repeat", o->repeat, "run the program N times and aggregate")->check(CLI::PositiveNumber);
+  sub.add_option("--repeat", o->repeat, "run the program N times and aggregate")->check(at_least(1));
   sub.add_option("--max-probe-slowdown", o->max_probe_slowdown,
                  "stop probing the costliest regions when breakpoints would make the run more than N times "
                  "slower (default 10; 0: never; docs/methodology.md)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   sub.add_option("--backend", o->backend,
                  "how to count: auto, perf (hardware counters), native (flops counted by patched code), emul "
                  "(emulation under valgrind) or time (docs/native.md)")
@@ -608,7 +634,7 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--emul-budget", o->emul_budget_s,
                  "native counting: run the emulated pass for the bytes below L1 only when it should take less than "
                  "this many seconds (estimated from the native run; default 600; 0: never)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   sub.add_option("--event-dir", o->event_dir,
                  "directory of event-set files adding or overriding hardware event sets (besides "
                  "$XDG_CONFIG_HOME/roofprof/events or ~/.config/roofprof/events; docs/counters.md)");
@@ -645,7 +671,10 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                "combined mode without entry patches: the agent measures only functions every call of which "
                "goes through the dynamic linker, breakpoints the rest (docs/preload.md, \"Entry patches\")");
   sub.footer(kProgramFooter);
-  return [o, preload, &program] {
+  return [o, preload, pid, output, &program] {
+    o->output_given = output->count() > 0;
+    if (pid->count() > 0 && o->pid <= 0)
+      throw UserError(fmt::format("--pid {}: not a process id; give the id of a running process (ps, pgrep)", o->pid));
     o->preload_given = preload->count() > 0;
     o->command = program;
     o->cache_levels = cache_geometry_option(o->cache_geometry);

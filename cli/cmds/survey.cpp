@@ -7,9 +7,11 @@
 
 #include "cli/cache_geometry_option.hpp"
 #include "cli/command.hpp"
+#include "cli/number_option.hpp"
 #include "cli/survey_emul.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/program.hpp"
 #include "report/survey_table.hpp"
 #include "result/result.hpp"
 #include "supervisor/signals.hpp"
@@ -24,6 +26,7 @@ namespace {
 
 struct SurveyOptions {
   std::string output = "roofprof-survey.json";
+  bool output_given = false;  // -o: that name; else the default, numbered when another run holds it
   std::string backend = "auto";
   unsigned rate = 0;  // 0: kDefaultRate, or kEmulRate before an emulated run
   size_t top = 20;
@@ -75,7 +78,9 @@ void keep_selected_regions(result::Run& res) {
 int run(const SurveyOptions& o) {
   supervisor::install_signal_policy();
   if (o.command.empty()) throw UserError("no program given: add -- PROGRAM [ARGS...]");
-  const OutputTarget target = check_output(o.output, "result file");
+  const OutputTarget target = o.output_given ? check_output(o.output, "result file") : claim_output(o.output, "result file");
+  const std::string& output = target.path;
+  runnable_program(o.command.at(0));  // a missing or foreign program is one line, before "sampling"
   const bool emul = o.backend == "emul";
   const unsigned rate = o.rate ? o.rate : emul ? kEmulRate : kDefaultRate;
   if (!o.quiet) std::fprintf(stderr, "roofprof: sampling cpu-clock at %u Hz\n", rate);
@@ -101,9 +106,9 @@ int run(const SurveyOptions& o) {
   if (!o.quiet) {
     for (const auto& w : res.warnings) std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
     std::fprintf(stderr, "roofprof: results in %s (roofprof report %s; roofprof run --regions-from %s -- ...)\n",
-                 o.output.c_str(), o.output.c_str(), o.output.c_str());
+                 output.c_str(), output.c_str(), output.c_str());
   }
-  if (!error.empty()) throw UserError(error + " (the sampled survey is in " + o.output + ")");
+  if (!error.empty()) throw UserError(error + " (the sampled survey is in " + output + ")");
   if (!sampled.complete) return 128 + supervisor::last_request_signal();
   if (sampled.term_signal) return 128 + *sampled.term_signal;
   return sampled.exit_status.value_or(0);
@@ -113,7 +118,10 @@ int run(const SurveyOptions& o) {
 
 Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
   auto o = std::make_shared<SurveyOptions>();
-  sub.add_option("-o,--output", o->output, "result file (an existing one is kept as FILE.old)")->capture_default_str();
+  auto* output = sub.add_option("-o,--output", o->output,
+                                "result file (an existing one is kept as FILE.old; the default is numbered, "
+                                "roofprof-survey.1.json, while another run writes it)")
+                     ->capture_default_str();
   sub.add_option("--backend", o->backend,
                  "auto: sampled times only; emul: and every hot function's exact W and Q from one emulated run")
       ->check(CLI::IsMember({"auto", "emul"}))
@@ -121,10 +129,10 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--rate", o->rate, "samples per second of CPU time (default 1000; 10000 with --backend emul)")
       ->check(CLI::Range(1u, 100000u));
   sub.add_option("--top,-n", o->top, "keep at most N functions (table and result file)")
-      ->check(CLI::PositiveNumber)
+      ->check(at_least(1))
       ->capture_default_str();
   sub.add_option("--min-percent", o->min_percent, "keep only functions with at least this share of the samples (self)")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(between(0, 100));
   sub.add_option("--sort", o->sort, "time: by sampled self time (default); work: by exact self W (default with "
                                     "--backend emul)")
       ->check(CLI::IsMember({"time", "work"}));
@@ -132,7 +140,8 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
   add_cache_geometry_option(sub, o->cache_geometry, "; with --backend emul");
   sub.add_flag("--quiet,-q", o->quiet, "no progress or notes on stderr");
   sub.footer(kProgramFooter);
-  return [o, &program] {
+  return [o, output, &program] {
+    o->output_given = output->count() > 0;
     o->command = program;
     if (o->sort == "work" && o->backend != "emul")
       throw UserError("--sort work needs exact W: add --backend emul");

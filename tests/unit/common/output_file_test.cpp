@@ -1,9 +1,11 @@
 // Files roofprof writes where the user said: devices and pipes are written in place (never
-// renamed over or kept as .old), symlinks keep pointing where they did, unwritable places are
+// renamed over or kept as .old), symlinks keep pointing where they did and are never written
+// through to a file, a replaced file keeps its mode, unwritable places are
 // refused before any work, and a failed write leaves the text in a fallback file.
 #include "common/output_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -106,14 +109,110 @@ TEST_F(OutputFile, FifoReceivesTheTextAndStaysAFifo) {
   EXPECT_TRUE(fs::is_fifo(path("pipe")));
 }
 
-TEST_F(OutputFile, SymlinkToARegularFileReplacesTheFileItPointsTo) {
+// Issue 37 item 1: `ln -s /etc/passwd l.json; roofprof run -o l.json` replaced /etc/passwd. A
+// link to a file is refused, and the file it points to is left as it was.
+TEST_F(OutputFile, SymlinkToARegularFileIsRefusedAndTheFileKept) {
   fs::create_directory(path("real"));
   std::ofstream(path("real/r.json")) << "first\n";
   fs::create_symlink("real/r.json", path("link.json"));
-  write_output_file(path("link.json"), "second\n", "result file", KeepPrevious::yes);
+  const std::string msg = error_of([&] { write_output_file(path("link.json"), "second\n", "result file"); });
+  EXPECT_NE(msg.find("cannot write result file '" + path("link.json") + "': it is a symbolic link"), std::string::npos)
+      << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_EQ(slurp(path("real/r.json")), "first\n");
   EXPECT_TRUE(fs::is_symlink(path("link.json")));
-  EXPECT_EQ(slurp(path("link.json")), "second\n");
-  EXPECT_EQ(slurp(path("real/r.json.old")), "first\n");
+  EXPECT_FALSE(fs::exists(path("real/r.json.old")));
+}
+
+// A link planted between the check and the write (the name was free or a file when checked) is
+// renamed over, never written through.
+TEST_F(OutputFile, LinkPlantedAfterTheCheckIsReplacedNotFollowed) {
+  std::ofstream(path("victim")) << "victim\n";
+  const OutputTarget t = check_output(path("r.json"), "result file");
+  fs::create_symlink(path("victim"), path("r.json"));
+  write_output(t, "result\n", "result file", KeepPrevious::yes);
+  EXPECT_EQ(slurp(path("victim")), "victim\n");
+  EXPECT_FALSE(fs::is_symlink(path("r.json")));
+  EXPECT_EQ(slurp(path("r.json")), "result\n");
+  EXPECT_FALSE(fs::exists(path("r.json.old"))) << "a link is not a previous result";
+}
+
+// A FIFO checked, then replaced by a file before the write: the file is not written over; the
+// text goes to a fallback file, as any failed write's.
+TEST_F(OutputFile, FifoReplacedByAFileAfterTheCheckIsNotWrittenOver) {
+  ASSERT_EQ(::mkfifo(path("pipe").c_str(), 0600), 0);
+  const OutputTarget t = check_output(path("pipe"), "result file");
+  ASSERT_EQ(t.kind, OutputKind::Special);
+  fs::remove(path("pipe"));
+  std::ofstream(path("pipe")) << "someone's file\n";
+  const std::string msg = error_of([&] { write_output(t, "result\n", "result file"); });
+  EXPECT_NE(msg.find("no longer a device or FIFO"), std::string::npos) << msg;
+  EXPECT_EQ(slurp(path("pipe")), "someone's file\n");
+  const size_t at = msg.find("saved to '");
+  ASSERT_NE(at, std::string::npos) << msg;
+  const std::string saved = msg.substr(at + 10, msg.find('\'', at + 10) - at - 10);
+  EXPECT_EQ(slurp(saved), "result\n");
+  fs::remove(saved);
+}
+
+TEST_F(OutputFile, ReplacedFileKeepsItsMode) {
+  for (mode_t mode : {mode_t(0600), mode_t(0640), mode_t(0604)}) {
+    SCOPED_TRACE(mode);
+    std::ofstream(path("r.json")) << "old\n";
+    ASSERT_EQ(::chmod(path("r.json").c_str(), mode), 0);
+    write_output_file(path("r.json"), "new\n", "result file", KeepPrevious::yes);
+    struct stat st {};
+    ASSERT_EQ(::stat(path("r.json").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, mode);
+    EXPECT_EQ(slurp(path("r.json")), "new\n");
+    EXPECT_EQ(slurp(path("r.json.old")), "old\n");
+  }
+}
+
+TEST_F(OutputFile, ReplacedFileKeepsItsOwnerWhenRootWrites) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root can give a file to another user";
+  std::ofstream(path("r.json")) << "old\n";
+  ASSERT_EQ(::chown(path("r.json").c_str(), 65534, 65534), 0);
+  write_output_file(path("r.json"), "new\n", "result file");
+  struct stat st {};
+  ASSERT_EQ(::stat(path("r.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 65534u);
+  EXPECT_EQ(st.st_gid, 65534u);
+}
+
+// Issue 37 item 4: runs at once with the default name each get a name of their own.
+TEST_F(OutputFile, HeldDefaultNameIsNumberedAndFreedWhenTheClaimEnds) {
+  std::ofstream(path("roofprof.json")) << "an earlier run\n";
+  std::optional<OutputTarget> first = claim_output(path("roofprof.json"), "result file");
+  EXPECT_EQ(first->path, path("roofprof.json")) << "an earlier run's file is no claim";
+  const OutputTarget second = claim_output(path("roofprof.json"), "result file");
+  EXPECT_EQ(second.path, path("roofprof.1.json"));
+  const OutputTarget third = claim_output(path("roofprof.json"), "result file");
+  EXPECT_EQ(third.path, path("roofprof.2.json"));
+  first.reset();
+  EXPECT_FALSE(fs::exists(path(".roofprof.json.lock"))) << "the claim's lock file is removed with it";
+  EXPECT_EQ(claim_output(path("roofprof.json"), "result file").path, path("roofprof.json"));
+  EXPECT_EQ(claim_output("roofprof-survey.json", "result file").path, "roofprof-survey.json") << "a bare name";
+}
+
+TEST_F(OutputFile, ClaimHeldInAnotherProcessIsSkipped) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    OutputTarget t = claim_output(path("r.json"), "result file");
+    char c = t.path == path("r.json") ? 'y' : 'n';
+    (void)!::write(ready[1], &c, 1);
+    ::pause();
+    _exit(0);
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  EXPECT_EQ(c, 'y');
+  EXPECT_EQ(claim_output(path("r.json"), "result file").path, path("r.1.json"));
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  EXPECT_EQ(claim_output(path("r.json"), "result file").path, path("r.json")) << "a dead process holds nothing";
 }
 
 TEST_F(OutputFile, StreamNamesAreTheDescriptors) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+
 namespace roofprof {
 namespace {
 
@@ -18,6 +21,51 @@ TEST(Strings, ClosestPutsTheLikelyTypoFirst) {
   EXPECT_EQ(c[0], "work");
   auto d = closest("gemm", {"dgemm_", "printf", "sgemm_"}, 2);
   EXPECT_EQ(d, (std::vector<std::string>{"dgemm_", "sgemm_"}));
+}
+
+// closest skips candidates by length alone once it has `count` better ones: the same list as
+// scoring every candidate and sorting (distance, then name).
+TEST(Strings, ClosestEqualsScoringEveryCandidate) {
+  const std::vector<std::string> names = {"dgemm_", "dgemv_", "sgemm_", "daxpy", "printf", "pre_work", "pre_b_work",
+                                          "pre_ld", "a", "abcdefghijklmnopqrstuvwxyz", "gemm", "dgemm_naive"};
+  for (const std::string word : {"gemm", "dgem_", "pre_wrk", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "", "x"}) {
+    for (size_t count : {1, 3, 5, 20}) {
+      std::vector<std::pair<size_t, std::string>> all;
+      for (const auto& n : names)
+        all.emplace_back(!word.empty() && n.find(word) != std::string::npos ? std::min<size_t>(edit_distance(word, n), 1)
+                                                                            : edit_distance(word, n),
+                         n);
+      std::sort(all.begin(), all.end());
+      std::vector<std::string> want;
+      for (size_t i = 0; i < all.size() && i < count; ++i) want.push_back(all[i].second);
+      EXPECT_EQ(closest(word, names, count), want) << word << " " << count;
+    }
+  }
+}
+
+// Issue 37 item 6: a 20 KB name took 82 s before "unknown region". The table is three rows, the
+// work |word| x |candidate| per candidate.
+TEST(Strings, ClosestToALongWordIsQuick) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 3000; ++i) names.push_back("function_name_" + std::to_string(i));
+  const auto start = std::chrono::steady_clock::now();
+  auto c = closest(std::string(4096, 'f'), names, 5);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(c.size(), 5u);
+  EXPECT_LT(s, 10) << "4096 x 3000 x 20 cells: about a second on the development VM; the old table took minutes";
+}
+
+TEST(Strings, ShortenForMessage) {
+  EXPECT_EQ(shorten_for_message("dgemm_"), "dgemm_");
+  EXPECT_EQ(shorten_for_message(std::string(300, 'a'), 10), "aaaaaaaaaa... (300 bytes)");
+  EXPECT_EQ(shorten_for_message("caf\xc3\xa9s", 4), "caf... (6 bytes)") << "never half a UTF-8 character";
+  EXPECT_EQ(shorten_for_message(std::string(1 << 20, 'm')).size(), kMessageNameBytes + 19);
+}
+
+TEST(Strings, ShortenLongWords) {
+  EXPECT_EQ(shorten_long_words("cannot read 'x.json' (No such file)"), "cannot read 'x.json' (No such file)");
+  EXPECT_EQ(shorten_long_words("cannot read " + std::string(50, 'm') + " now", 6), "cannot read mmmmmm... (50 bytes) now");
+  EXPECT_EQ(shorten_long_words(" a  b ", 5), " a  b ") << "spaces kept as they are";
 }
 
 TEST(Strings, PathBasename) {

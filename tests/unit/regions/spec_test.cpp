@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "common/error.hpp"
 
 namespace roofprof::regions {
@@ -54,6 +57,35 @@ TEST(Spec, LambdaNamesAreSymbols) {
 TEST(Spec, FunctionRegionMustNameAFunction) {
   EXPECT_EQ(parse_region("fftw_execute*").name, "fftw_execute*");
   EXPECT_THROW(parse_region("file.c:10"), UserError);
+}
+
+}  // namespace
+}  // namespace roofprof::regions
+
+namespace roofprof::regions {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Issue 37 item 6: a name longer than any symbol is refused before any symbol is read, in a
+// line that does not repeat it.
+TEST(Spec, NamesLongerThan4096BytesAreRefusedInOneShortLine) {
+  EXPECT_EQ(parse_region(std::string(kMaxNameBytes, 'f')).name.size(), kMaxNameBytes);
+  const std::string megabyte(1 << 20, 'f');
+  for (const std::string& msg :
+       {error_of([&] { parse_region(megabyte); }), error_of([&] { parse_span("s=" + megabyte + "..g"); }),
+        error_of([&] { parse_span("s=f.." + megabyte); }), error_of([&] { parse_span(megabyte + "=f..g"); }),
+        error_of([&] { parse_region(std::string(kMaxNameBytes + 1, 'f')); })}) {
+    EXPECT_NE(msg.find("is longer than 4096 bytes, more than any symbol name"), std::string::npos) << msg.substr(0, 300);
+    EXPECT_LT(msg.size(), 300u);
+  }
 }
 
 }  // namespace
