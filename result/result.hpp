@@ -281,6 +281,9 @@ struct Run {
   std::optional<AgentReader> agent_reader;      // written only when present (the agent ran)
   std::optional<Survey> survey;                 // roofprof survey only; written only when present
   std::vector<SimulatedCache> simulated_caches;  // L1 first; written only when not empty
+  // Where simulated_caches came from: "option" (run --cache), "reported" (the host's sysfs or
+  // CPUID); "" (not written) without simulated caches or in files that predate it.
+  std::string simulated_caches_source;
   std::vector<std::string> events;  // counter names, in order
   std::vector<Region> regions;
   std::vector<std::string> warnings;
