@@ -134,9 +134,10 @@ TEST(ReportCli, InconsistentCeilingsFileIsFlagged) {
     if (e["isa"] == "avx2" && e["precision"] == "dp" && e["op"] == "fma" && e["threads"] == 2) set(e, "gflops", 2.77);
   for (auto& e : c["bandwidth"])
     if (e["level"] == "DRAM" && e["threads"] == 2 && (e["kind"] == "copy" || e["kind"] == "triad")) {
-      set(e, "gbytes_per_s", 4.0);
-      e["read_gbytes_per_s"] = e["kind"] == "copy" ? 2.0 : 3.0;
-      e["write_gbytes_per_s"] = e["kind"] == "copy" ? 2.0 : 1.0;
+      const bool copy = e["kind"] == "copy";
+      set(e, "gbytes_per_s", copy ? 3.0 : 4.0);
+      e["read_gbytes_per_s"] = copy ? 1.5 : 3.0;
+      e["write_gbytes_per_s"] = copy ? 1.5 : 1.0;
     }
   write_text(sb.path("bad-roofs.json"), c.dump());
   auto r = sb.roofprof({"report", report_fixture("kernels.json"), "--ceilings", "bad-roofs.json", "--json", "r.json",
