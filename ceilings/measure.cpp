@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <map>
+#include <memory>
 
 #include "ceilings/check.hpp"
 #include "ceilings/context.hpp"
@@ -39,7 +41,8 @@ uint64_t physical_memory() {
 }
 
 // check.hpp's Remeasure on this machine: the line's ISA (all its kernels) or level (all its
-// kinds) measured again on a team of the line's size, and the matching line taken.
+// kinds) measured again on a team of the line's size, once per ISA or level and team size
+// however many of its lines failed, and the matching line taken.
 Remeasure remeasure_on(const Context& ctx, const std::vector<int>& cpus, const Ceilings& c) {
   auto team_of = [cpus](int threads) {
     return std::vector<int>(cpus.begin(), cpus.begin() + std::min<size_t>(size_t(threads), cpus.size()));
@@ -49,24 +52,34 @@ Remeasure remeasure_on(const Context& ctx, const std::vector<int>& cpus, const C
       if (f.threads == threads) return f.ghz.max;
     return 0.0;
   };
+  auto computed = std::make_shared<std::map<std::pair<Isa, int>, std::vector<ComputeCeiling>>>();
+  auto streamed = std::make_shared<std::map<std::pair<Level, int>, std::vector<BandwidthCeiling>>>();
   Remeasure r;
   r.compute = [=, &ctx](const ComputeCeiling& x) {
-    ctx.progress("again: compute " + describe(x));
-    MeasureOptions narrow = ctx.options;
-    narrow.isas = {x.isa};
-    const Context again{ctx.timer, narrow, ctx.model, ctx.caches, ctx.dram_total, ctx.sample_s, ctx.samples};
-    Team team(team_of(x.threads));
-    for (const auto& y : measure_compute(again, team))
+    auto& again = (*computed)[{x.isa, x.threads}];
+    if (again.empty()) {
+      ctx.progress("again: compute " + std::string(name(x.isa)) + ", " + std::to_string(x.threads) + " threads");
+      MeasureOptions narrow = ctx.options;
+      narrow.isas = {x.isa};
+      const Context one{ctx.timer, narrow, ctx.model, ctx.caches, ctx.dram_total, ctx.sample_s, ctx.samples};
+      Team team(team_of(x.threads));
+      again = measure_compute(one, team);
+    }
+    for (const auto& y : again)
       if (y.precision == x.precision && y.op == x.op) return y;
     return x;
   };
   r.bandwidth = [=, &ctx](const BandwidthCeiling& x) {
-    ctx.progress("again: bandwidth " + describe(x));
-    MeasureOptions narrow = ctx.options;
-    narrow.levels = {x.level};
-    const Context again{ctx.timer, narrow, ctx.model, ctx.caches, ctx.dram_total, ctx.sample_s, ctx.samples};
-    Team team(team_of(x.threads));
-    for (const auto& y : measure_bandwidth(again, team, ghz_of(x.threads)))
+    auto& again = (*streamed)[{x.level, x.threads}];
+    if (again.empty()) {
+      ctx.progress("again: bandwidth " + std::string(name(x.level)) + ", " + std::to_string(x.threads) + " threads");
+      MeasureOptions narrow = ctx.options;
+      narrow.levels = {x.level};
+      const Context one{ctx.timer, narrow, ctx.model, ctx.caches, ctx.dram_total, ctx.sample_s, ctx.samples};
+      Team team(team_of(x.threads));
+      again = measure_bandwidth(one, team, ghz_of(x.threads));
+    }
+    for (const auto& y : again)
       if (y.kind == x.kind) return y;
     return x;
   };
