@@ -50,6 +50,11 @@ Spread spread(const json& j, const char* key) {
           j.at(std::string(key) + "_max").get<double>(), whole<int>(j.at("samples"))};
 }
 
+// The sanity check's reason (optional member, absent when the line passed).
+std::string flagged(const json& e) {
+  return e.contains("flagged") ? e["flagged"].get<std::string>() : std::string();
+}
+
 // A value out of range: one line naming it (numbers from a file are checked before use).
 [[noreturn]] void bad(const std::string& origin, const std::string& what) {
   throw UserError(origin + ": " + what + " is out of range; measure again with `roofprof ceilings`");
@@ -144,6 +149,7 @@ nlohmann::json to_json(const Ceilings& c) {
     put(e, "gflops", x.gflops);
     e["ghz"] = x.ghz;
     e["theoretical_gflops"] = opt(x.theoretical_gflops);
+    if (!x.flagged.empty()) e["flagged"] = x.flagged;
     j["compute"].push_back(e);
   }
   j["bandwidth"] = json::array();
@@ -157,6 +163,7 @@ nlohmann::json to_json(const Ceilings& c) {
     e["read_gbytes_per_s"] = x.read_gbytes_per_s;
     e["write_gbytes_per_s"] = x.write_gbytes_per_s;
     e["theoretical_gbytes_per_s"] = opt(x.theoretical_gbytes_per_s);
+    if (!x.flagged.empty()) e["flagged"] = x.flagged;
     j["bandwidth"].push_back(e);
   }
   j["latency"] = json::array();
@@ -206,7 +213,7 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
                            parse_precision(e.at("precision").get<std::string>()),
                            parse_op(e.at("op").get<std::string>()), whole<int>(e.at("threads")),
                            spread(e, "gflops"), e.at("ghz").get<double>(),
-                           opt(e.at("theoretical_gflops"))});
+                           opt(e.at("theoretical_gflops")), flagged(e)});
     for (const auto& e : j.at("bandwidth"))
       c.bandwidth.push_back({parse_level(e.at("level").get<std::string>()),
                              parse_kind(e.at("kind").get<std::string>()),
@@ -214,7 +221,7 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
                              whole<std::uint64_t>(e.at("working_set_bytes")), spread(e, "gbytes_per_s"),
                              e.at("read_gbytes_per_s").get<double>(),
                              e.at("write_gbytes_per_s").get<double>(),
-                             opt(e.at("theoretical_gbytes_per_s"))});
+                             opt(e.at("theoretical_gbytes_per_s")), flagged(e)});
     for (const auto& e : j.at("latency"))
       c.latency.push_back({parse_level(e.at("level").get<std::string>()),
                            whole<std::uint64_t>(e.at("working_set_bytes")), spread(e, "ns"),

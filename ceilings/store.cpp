@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ceilings/check.hpp"
 #include "ceilings/json.hpp"
 #include "ceilings/machine.hpp"
 #include "ceilings/names.hpp"
@@ -108,6 +109,7 @@ Loaded load_or_measure(const CacheOptions& options) {
       if (!why.empty()) {
         warn("cached ceilings " + out.path.string() + " are stale (" + why + "); measuring again");
       } else if (covers(cached.method, options.measure)) {
+        flag_inconsistent(cached);  // a file from before the check, or edited: its users say so
         out.ceilings = std::move(cached);
         out.from_cache = true;
         return out;

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "ceilings/check.hpp"
 #include "ceilings/names.hpp"
 
 namespace roofprof::ceilings {
@@ -16,6 +17,17 @@ std::string spread(const Spread& s, int prec = 1) {
 std::string theory(const std::optional<double>& t, double measured) {
   if (!t) return fmt::format("{:>11} {:>6}", "-", "-");
   return fmt::format("{:>11.1f} {:>6.3f}", *t, measured / *t);
+}
+
+const char* mark(const std::string& flagged) { return flagged.empty() ? "" : "  FLAGGED"; }
+
+// The reasons of the flagged lines (ceilings/check.hpp), after the lines.
+std::string flagged_section(const Ceilings& c) {
+  std::string out;
+  for (const auto& line : flagged_lines(c)) out += "  " + line + "\n";
+  if (out.empty()) return out;
+  return "\nFLAGGED: inconsistent with the other lines even when measured again (docs/ceilings.md, "
+         "\"Sanity check\"); do not use them as roofs:\n" + out;
 }
 
 }  // namespace
@@ -49,22 +61,23 @@ std::string format_table(const Ceilings& c) {
     out += fmt::format("\n{:<22} {:>7} {:>27} {:>11} {:>6} {:>6}\n", "compute (GFlop/s)",
                        "threads", "measured", "theoretical", "ratio", "GHz");
     for (const auto& x : c.compute)
-      out += fmt::format("{:<22} {:>7} {:>27} {} {:>6.3f}\n",
+      out += fmt::format("{:<22} {:>7} {:>27} {} {:>6.3f}{}\n",
                          fmt::format("{} {} {}", name(x.isa), name(x.precision), name(x.op)),
                          x.threads, spread(x.gflops), theory(x.theoretical_gflops, x.gflops.median),
-                         x.ghz);
+                         x.ghz, mark(x.flagged));
   }
   if (!c.bandwidth.empty()) {
     out += fmt::format("\n{:<22} {:>7} {:>11} {:>27} {:>8} {:>8} {:>11} {:>6}\n",
                        "bandwidth (GB/s)", "threads", "working set", "read+write", "read",
                        "write", "theoretical", "ratio");
     for (const auto& x : c.bandwidth)
-      out += fmt::format("{:<22} {:>7} {:>11} {:>27} {:>8.1f} {:>8.1f} {}\n",
+      out += fmt::format("{:<22} {:>7} {:>11} {:>27} {:>8.1f} {:>8.1f} {}{}\n",
                          fmt::format("{} {} ({})", name(x.level), name(x.kind), name(x.isa)),
                          x.threads, format_bytes(x.working_set_bytes), spread(x.gbytes_per_s),
                          x.read_gbytes_per_s, x.write_gbytes_per_s,
-                         theory(x.theoretical_gbytes_per_s, x.gbytes_per_s.median));
+                         theory(x.theoretical_gbytes_per_s, x.gbytes_per_s.median), mark(x.flagged));
   }
+  out += flagged_section(c);
   if (!c.latency.empty()) {
     out += fmt::format("\n{:<22} {:>11} {:>27} {:>8}\n", "latency (ns)", "working set",
                        "measured", "cycles");

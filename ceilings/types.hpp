@@ -34,6 +34,9 @@ struct ComputeCeiling {
   Spread gflops;
   double ghz;   // highest core clock measured between these samples (steal only lowers it)
   std::optional<double> theoretical_gflops;   // from the core model and `ghz`; null if unknown
+  // Why the line failed the sanity check even after a remeasurement (ceilings/check.hpp); "" when
+  // it passed.
+  std::string flagged = {};
 };
 
 struct BandwidthCeiling {
@@ -46,6 +49,7 @@ struct BandwidthCeiling {
   double read_gbytes_per_s;     // median split by the kernel's read share
   double write_gbytes_per_s;
   std::optional<double> theoretical_gbytes_per_s;
+  std::string flagged = {};     // as ComputeCeiling::flagged
 };
 
 struct LatencyCeiling {

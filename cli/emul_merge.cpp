@@ -72,6 +72,14 @@ std::vector<result::SimulatedCache> simulated_caches(const emul::Result& emulate
   return out;
 }
 
+void record_simulated_caches(const emul::Result& emulated, bool given, result::Run& run) {
+  run.simulated_caches = simulated_caches(emulated);
+  if (run.simulated_caches.empty()) return;
+  run.simulated_caches_source = given ? "option" : "reported";
+  if (!given)
+    if (auto w = emul::implausible_last_level(emulated.simulated_caches)) run.warnings.push_back(std::move(*w));
+}
+
 namespace {
 
 // Each thread's W from the emulated run, matched to the native run's threads by number

@@ -181,19 +181,24 @@ std::vector<CacheInfo> parse_cache_levels(std::string_view text) {
     const size_t comma = text.find(',', pos);
     std::string_view item = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     auto bad = [&] {
-      return UserError(fmt::format("cache geometry '{}': expected L<n>=SIZE:WAYS:LINE, e.g. L1=32K:8:64", item));
+      return UserError(fmt::format(
+          "cache geometry '{}': expected L<n>=SIZE:WAYS:LINE or L<n>=SIZE/WAYS[/LINE], e.g. L1=32K:8:64 or L1=32K/8",
+          item));
     };
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos) throw bad();
     if (item.substr(0, eq) != fmt::format("L{}", levels.size() + 1)) throw bad();
     std::string_view spec = item.substr(eq + 1);
-    const size_t c1 = spec.find(':'), c2 = c1 == std::string_view::npos ? c1 : spec.find(':', c1 + 1);
-    if (c2 == std::string_view::npos) throw bad();
+    const char sep = spec.find('/') != std::string_view::npos ? '/' : ':';
+    if (sep == '/' && spec.find(':') != std::string_view::npos) throw bad();  // one separator per level
+    const size_t c1 = spec.find(sep), c2 = c1 == std::string_view::npos ? c1 : spec.find(sep, c1 + 1);
+    if (c1 == std::string_view::npos || (c2 == std::string_view::npos && sep == ':')) throw bad();
+    if (c2 != std::string_view::npos && spec.find(sep, c2 + 1) != std::string_view::npos) throw bad();
     CacheInfo l;
     l.level = int(levels.size()) + 1;
     l.size = parse_cache_size(spec.substr(0, c1));
-    l.ways = parse_cache_size(spec.substr(c1 + 1, c2 - c1 - 1));
-    l.line = parse_cache_size(spec.substr(c2 + 1));
+    l.ways = parse_cache_size(spec.substr(c1 + 1, c2 == std::string_view::npos ? c2 : c2 - c1 - 1));
+    l.line = c2 == std::string_view::npos ? kDefaultCacheLine : parse_cache_size(spec.substr(c2 + 1));
     if (l.size == 0 || l.ways == 0 || l.line == 0) throw bad();
     levels.push_back(l);
     if (comma == std::string_view::npos) break;
@@ -202,17 +207,23 @@ std::vector<CacheInfo> parse_cache_levels(std::string_view text) {
   return levels;
 }
 
-HostCaches host_caches_from_text(std::string_view text) {
-  std::optional<bool> inclusive;
+CacheSpec parse_cache_spec(std::string_view text) {
+  CacheSpec spec;
   const size_t comma = text.rfind(',');
   const std::string_view last = comma == std::string_view::npos ? text : text.substr(comma + 1);
   if (last == "inclusive" || last == "non-inclusive") {
-    inclusive = last == "inclusive";
+    spec.last_inclusive = last == "inclusive";
     text = comma == std::string_view::npos ? std::string_view() : text.substr(0, comma);
   }
+  spec.levels = parse_cache_levels(text);
+  return spec;
+}
+
+HostCaches host_caches_from_text(std::string_view text) {
+  CacheSpec spec = parse_cache_spec(text);
   HostCaches h;
-  h.sysfs = parse_cache_levels(text);
-  h.sysfs.back().inclusive = inclusive;
+  h.sysfs = std::move(spec.levels);
+  h.sysfs.back().inclusive = spec.last_inclusive;
   h.cpuid = h.sysfs;
   h.replaced = true;
   return h;

@@ -51,11 +51,23 @@ uint64_t amd_legacy_ways(unsigned code);
 // "48K", "1M", "32768K", "64" (sysfs; K/KB/KiB, M, G suffixes): bytes; 0 when malformed.
 uint64_t parse_cache_size(std::string_view s);
 
-// "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64" (SIZE[K|M|G]:WAYS:LINE, levels in order from L1): the
-// levels as written (level, size, ways, line). Throws UserError with a one-line explanation when
-// malformed. The syntax of emul::parse_cache_geometry (which adds what the simulator can model)
-// and of ROOFPROF_HOST_CACHES.
+// "L1=48K:12:64,L2=1M:16:64,L3=32M:16:64" (SIZE[K|M|G]:WAYS:LINE, levels in order from L1), or
+// the same as "L1=48K/12,L2=1M/16,L3=32M/16" (SIZE/WAYS[/LINE], LINE kDefaultCacheLine when
+// left out; one separator per level): the levels as written (level, size, ways, line). Throws
+// UserError with a one-line explanation when malformed. The syntax of
+// emul::parse_cache_geometry (which adds what the simulator can model) and of
+// ROOFPROF_HOST_CACHES.
+inline constexpr uint64_t kDefaultCacheLine = 64;  // the line of every x86-64 CPU to date
 std::vector<CacheInfo> parse_cache_levels(std::string_view text);
+
+// parse_cache_levels' text with an optional last item "inclusive" or "non-inclusive": the last
+// level's inclusion of the levels above it (null when absent). The syntax of ROOFPROF_HOST_CACHES
+// and of run --cache.
+struct CacheSpec {
+  std::vector<CacheInfo> levels;
+  std::optional<bool> last_inclusive;
+};
+CacheSpec parse_cache_spec(std::string_view text);
 
 // The host's caches as its two sources describe them: the one model every consumer reads
 // (ceilings' working sets, the emulator's host geometry and its last level's inclusion,

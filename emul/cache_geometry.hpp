@@ -39,6 +39,19 @@ std::vector<CacheInfo> cpuid_cache_geometry(const std::vector<CacheInfo>& descri
 std::vector<CacheInfo> simulated_hierarchy(std::vector<CacheInfo> levels, std::optional<bool> asked, bool host,
                                            const std::vector<CacheInfo>& described);
 
+// The largest last level the simulation takes from the host without a warning: 96 MiB, the L3 of
+// one AMD CCD with 3D V-Cache (32 + 64 MiB, Zen 3/4/5 X3D parts), the most any AMD core can fill
+// (its L3 is its CCD's). Larger values are reported by VMs for the host's whole socket (508 MB on
+// the development VM's Zen 5 host, 300 MB on a 16-core VM whose latency is DRAM's at 37.5 MB);
+// Intel's Xeons since Skylake-SP share a socket's L3 (up to 504 MB, Xeon 6980P) over a mesh,
+// where the warning is a caution rather than an error. docs/emulation.md, "Where the geometry
+// comes from".
+inline constexpr uint64_t kPlausibleLastLevel = 96ull << 20;
+
+// A warning (one line) when `reported`'s last level is larger than kPlausibleLastLevel; null
+// otherwise (also for an empty hierarchy).
+std::optional<std::string> implausible_last_level(const std::vector<CacheInfo>& reported);
+
 // Same checks as parse_cache_geometry; throws UserError.
 void check_cache_geometry(const std::vector<CacheInfo>& levels);
 

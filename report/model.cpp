@@ -228,7 +228,7 @@ Context prepare(Model& model, const ModelOptions& options,
   Context ctx{options, nullptr, std::nullopt};
   check_work_names(options.work, runs);
   if (options.ceilings) {
-    model.roofs = select_roofs(options.ceilings->ceilings, options.view, data_precision(runs));
+    model.roofs = select_roofs(options.ceilings->ceilings, options.view, data_precision(runs), ran_with_threads(runs));
     ctx.roofs = &*model.roofs;
     ctx.ghz = clock_for_cycles(*model.roofs, options.ceilings->ceilings);
     model.notes.push_back(model.roofs->origin + " (" + options.ceilings->origin + ")");

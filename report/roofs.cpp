@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ceilings/ceilings.hpp"
+#include "ceilings/check.hpp"
 #include "ceilings/machine.hpp"
 #include "common/error.hpp"
 #include "report/format.hpp"
@@ -22,11 +23,15 @@ const ceilings::Level kLevels[] = {ceilings::Level::l1, ceilings::Level::l2, cei
 
 std::string threads_text(int t) { return fmt::format("{} thread{}", t, t == 1 ? "" : "s"); }
 
-int default_threads(const ceilings::Ceilings& c, const View& view) {
+// A roof from a line that failed the sanity check (ceilings/check.hpp) says so.
+std::string flag_text(const std::string& flagged) { return flagged.empty() ? "" : " FLAGGED"; }
+
+// The thread count whose roofs are drawn, and why (for the origin line).
+std::pair<int, std::string> roof_threads(const ceilings::Ceilings& c, const View& view, std::optional<int> ran_with) {
   std::set<int> measured;
   for (const auto& x : c.compute) measured.insert(x.threads);
   for (const auto& x : c.bandwidth) measured.insert(x.threads);
-  if (measured.empty()) return 0;
+  if (measured.empty()) return {0, ""};
   if (view.threads) {
     if (!measured.count(*view.threads)) {
       std::string list;
@@ -35,9 +40,13 @@ int default_threads(const ceilings::Ceilings& c, const View& view) {
                                   "measure more with roofprof ceilings --threads",
                                   *view.threads, list));
     }
-    return *view.threads;
+    return {*view.threads, "as --threads asks"};
   }
-  return *measured.rbegin();
+  if (!ran_with) return {*measured.rbegin(), "the most measured: the results do not say how many threads ran"};
+  if (measured.count(*ran_with)) return {*ran_with, "the threads the regions ran on"};
+  auto below = measured.upper_bound(*ran_with);
+  const int t = below == measured.begin() ? *measured.begin() : *std::prev(below);
+  return {t, fmt::format("the nearest measured to the {} the regions ran on", threads_text(*ran_with))};
 }
 
 // The clock of `threads` threads: the frequency reading, else the highest compute clock.
@@ -101,8 +110,8 @@ void add_compute_roofs(const ceilings::Ceilings& c, ceilings::Precision p, int t
   for (size_t i = 0; i < chosen.size(); ++i) {
     const auto& x = *chosen[i];
     out.roofs.push_back({true,
-                         fmt::format("{} {}, {}", ceilings::name(x.isa), ceilings::name(x.op),
-                                     threads_text(threads)),
+                         fmt::format("{} {}, {}{}", ceilings::name(x.isa), ceilings::name(x.op),
+                                     threads_text(threads), flag_text(x.flagged)),
                          "", x.gflops.median / per(x), false, i == 0});
     if (i == 0) out.pi = x.gflops.median / per(x);
   }
@@ -120,8 +129,8 @@ void add_compute_roofs(const ceilings::Ceilings& c, ceilings::Precision p, int t
   for (int t : others)
     if (const auto* x = best_of(c, top.isa, p, t))
       out.roofs.push_back({true,
-                           fmt::format("{} {}, {}", ceilings::name(x->isa), ceilings::name(x->op),
-                                       threads_text(t)),
+                           fmt::format("{} {}, {}{}", ceilings::name(x->isa), ceilings::name(x->op),
+                                       threads_text(t), flag_text(x->flagged)),
                            "", x->gflops.median / per(*x), false, false});
 }
 
@@ -135,7 +144,7 @@ void add_bandwidth_roofs(const ceilings::Ceilings& c, const View& view, int thre
     std::string what = view.rw == Rw::both ? ceilings::name(b->kind)
                                            : std::string(name(view.rw)) + ", " +
                                                  ceilings::name(b->kind);
-    out.roofs.push_back({false, fmt::format("{} {}, {}", lname, what, threads_text(threads)),
+    out.roofs.push_back({false, fmt::format("{} {}, {}{}", lname, what, threads_text(threads), flag_text(b->flagged)),
                          lname, traffic_rate(*b, view.rw) / per, false, primary});
     if (primary) out.beta = traffic_rate(*b, view.rw) / per;
     // A theoretical number is for the kernel's total traffic; only shown for read + write.
@@ -147,9 +156,21 @@ void add_bandwidth_roofs(const ceilings::Ceilings& c, const View& view, int thre
 
 }  // namespace
 
-Roofs select_roofs(const ceilings::Ceilings& c, const View& view, ceilings::Precision p) {
+std::optional<int> ran_with_threads(const std::vector<const result::Run*>& runs) {
+  std::optional<int> most;
+  for (const auto* run : runs)
+    for (const auto& r : run->regions) {
+      int n = 0;
+      for (const auto& part : r.per_thread) n += part.calls > 0;
+      if (n > 0) most = std::max(most.value_or(0), n);
+    }
+  return most;
+}
+
+Roofs select_roofs(const ceilings::Ceilings& c, const View& view, ceilings::Precision p, std::optional<int> ran_with) {
   Roofs out;
-  out.threads = default_threads(c, view);
+  const auto [threads, why] = roof_threads(c, view, ran_with);
+  out.threads = threads;
   out.precision = ceilings::name(p);
   double per = 1;  // GFlop/s -> flop/cycle: divide by GHz
   std::string clock;
@@ -163,21 +184,29 @@ Roofs select_roofs(const ceilings::Ceilings& c, const View& view, ceilings::Prec
   }
   add_compute_roofs(c, p, out.threads, per, out);
   add_bandwidth_roofs(c, view, out.threads, per, out);
-  out.origin = fmt::format("roofs: {} {}, {} precision, {}{}", c.machine.cpu_model,
+  out.origin = fmt::format("roofs: {} {}, {} precision, {} ({}){}", c.machine.cpu_model,
                            c.method.measured_at.empty() ? "" : "measured " + c.method.measured_at,
-                           out.precision, threads_text(out.threads), clock);
+                           out.precision, threads_text(out.threads), why, clock);
+  return out;
+}
+
+FoundCeilings checked(ceilings::Ceilings c, std::string origin) {
+  FoundCeilings out{std::move(c), std::move(origin), {}};
+  ceilings::flag_inconsistent(out.ceilings);
+  for (const auto& line : ceilings::flagged_lines(out.ceilings))
+    out.warnings.push_back("ceilings " + out.origin + ": flagged " + line + " (roofprof ceilings --remeasure)");
   return out;
 }
 
 std::optional<FoundCeilings> find_ceilings(const std::optional<std::filesystem::path>& file) {
-  if (file) return FoundCeilings{ceilings::load(*file), file->string()};
+  if (file) return checked(ceilings::load(*file), file->string());
   auto dir = ceilings::default_cache_dir();
   if (dir.empty()) return std::nullopt;
   auto path = ceilings::cache_file(dir, ceilings::current_machine());
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
   try {
-    return FoundCeilings{ceilings::load(path), path.string() + " (this machine's cache)"};
+    return checked(ceilings::load(path), path.string() + " (this machine's cache)");
   } catch (const UserError&) {
     return std::nullopt;  // unreadable cache: as if absent (roofprof ceilings measures again)
   }

@@ -9,6 +9,7 @@
 
 #include "ceilings/types.hpp"
 #include "report/view.hpp"
+#include "result/result.hpp"
 
 namespace roofprof::report {
 
@@ -31,14 +32,25 @@ struct Roofs {
   std::string origin;               // one line: where the roofs come from
 };
 
-// Throws UserError when view.threads names a thread count the ceilings do not have.
-Roofs select_roofs(const ceilings::Ceilings& c, const View& view, ceilings::Precision precision);
+// The roofs of view.threads threads; without it, of `ran_with` (the threads the regions ran on:
+// ran_with_threads), or the nearest count measured below it (else the smallest), and with
+// neither, of the most threads measured; `origin` says which and why. Throws UserError when
+// view.threads names a thread count the ceilings do not have.
+Roofs select_roofs(const ceilings::Ceilings& c, const View& view, ceilings::Precision precision,
+                   std::optional<int> ran_with = std::nullopt);
+
+// The most threads any region of `runs` ran on (threads with calls in its per-thread parts);
+// null when no region says (files without per-thread parts, merged runs).
+std::optional<int> ran_with_threads(const std::vector<const result::Run*>& runs);
 
 // The ceilings to use: `file` when given (UserError if unreadable), else this machine's cache
 // entry when present and readable; null otherwise. `origin` says which.
+// Lines that fail the sanity check (ceilings/check.hpp) are flagged on reading, one warning each;
+// a roof drawn from a flagged line says "FLAGGED" in its label.
 struct FoundCeilings {
   ceilings::Ceilings ceilings;
   std::string origin;
+  std::vector<std::string> warnings;
 };
 std::optional<FoundCeilings> find_ceilings(const std::optional<std::filesystem::path>& file);
 

@@ -346,6 +346,8 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
       run.simulated_caches.push_back(std::move(c));
     }
   }
+  if (doc.has("simulated_caches_source"))  // optional member
+    run.simulated_caches_source = doc.member("simulated_caches_source").string();
   run.events = strings(doc.member("events"));
   JsonNode regions = doc.member("regions");
   if (regions_read) {

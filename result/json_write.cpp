@@ -329,6 +329,7 @@ J build_json(const Run& run) {
                          {"inclusive", c.inclusive ? J(*c.inclusive) : J(nullptr)}});
     out["simulated_caches"] = std::move(levels);
   }
+  if (!run.simulated_caches_source.empty()) out["simulated_caches_source"] = run.simulated_caches_source;
   return out;
 }
 

@@ -332,6 +332,9 @@ struct Run {
   std::optional<NativeCounting> native_counting;  // written only when present (--backend native)
   std::optional<Survey> survey;                 // roofprof survey only; written only when present
   std::vector<SimulatedCache> simulated_caches;  // L1 first; written only when not empty
+  // Where simulated_caches came from: "option" (run --cache), "reported" (the host's sysfs or
+  // CPUID); "" (not written) without simulated caches or in files that predate it.
+  std::string simulated_caches_source;
   std::vector<std::string> events;  // counter names, in order
   // Regions' instances are recorded (Region::instances): at most this many per region, thread
   // and run. Null: not recorded (files written before roofprof recorded them, surveys, the

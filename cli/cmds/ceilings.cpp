@@ -35,6 +35,12 @@ void progress_done() {
   if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r\033[K");
 }
 
+// One warning per line the sanity check flagged (ceilings/check.hpp): never used silently.
+void warn_flagged(const ceilings::Ceilings& c) {
+  for (const auto& line : ceilings::flagged_lines(c))
+    std::fprintf(stderr, "roofprof: warning: flagged %s\n", line.c_str());
+}
+
 int run(const CeilingsOptions& o) {
   if (!o.output.empty() && o.output != "-") check_output(o.output, "ceilings file");  // before measuring
   ceilings::MeasureOptions m;
@@ -80,6 +86,7 @@ int run(const CeilingsOptions& o) {
                    loaded.path.c_str());
   }
 
+  warn_flagged(c);
   if (o.output == "-") {
     std::printf("%s\n", ceilings::to_json(c).dump(2).c_str());
     return 0;

@@ -57,6 +57,8 @@ report::ModelOptions model_options(const ReportOptions& o) {
   m.ceilings = report::find_ceilings(o.ceilings.empty()
                                          ? std::nullopt
                                          : std::optional<std::filesystem::path>(o.ceilings));
+  if (m.ceilings)
+    for (const auto& w : m.ceilings->warnings) std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
   return m;
 }
 

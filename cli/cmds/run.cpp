@@ -78,8 +78,9 @@ struct RunOptions {
   bool cache_sim = true;
   std::string cache_state = "warm";
   std::string cache_last_level = "host";  // host | inclusive | non-inclusive
-  std::string cache_geometry;             // --cache-geometry as given; "": the host's caches
-  std::vector<CacheInfo> cache_levels;    // its levels (cache_geometry_option)
+  std::string cache_geometry;             // --cache as given; "": the host's caches
+  std::vector<CacheInfo> cache_levels;    // its levels (cache_option)
+  std::optional<bool> last_inclusive;     // --cache's or --cache-last-level's; null: as the host's
   bool quiet = false;
   bool no_ptrace = false;
   bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
@@ -317,7 +318,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   eo.scope = scope;
   eo.cache_sim = o.cache_sim;
   eo.cache = o.cache_levels;
-  if (o.cache_last_level != "host") eo.last_level_inclusive = o.cache_last_level == "inclusive";
+  eo.last_level_inclusive = o.last_inclusive;
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
   eo.follow_exec = o.follow_fork;
   eo.progress = o.quiet ? emul::Options::ProgressOutput::None
@@ -352,7 +353,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
     }
     for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim, plan.emulated_traffic_only))
       res.warnings.push_back(std::move(w));
-    res.simulated_caches = simulated_caches(emulated);
+    record_simulated_caches(emulated, !o.cache_levels.empty(), res);
     if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
   } catch (const UserError& e) {
@@ -530,7 +531,7 @@ int run(const RunOptions& o) {
   regions::Aggregator agg;
   CallGroups groups(planner, caller_depth(o.group_by));
   if (!o.cache_levels.empty() && !m.plan.emulated_pass)
-    throw UserError("--cache-geometry sets the caches the emulated run simulates, and this run has none: use "
+    throw UserError("--cache sets the caches the emulated run simulates, and this run has none: use "
                     "--backend emul (or auto on a machine without hardware counters)");
   if (o.annotate && !m.plan.emulated_pass)
     throw UserError("--annotate counts each instruction in the emulated run, which this run has none of: use "
@@ -677,9 +678,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
       throw UserError(fmt::format("--pid {}: not a process id; give the id of a running process (ps, pgrep)", o->pid));
     o->preload_given = preload->count() > 0;
     o->command = program;
-    o->cache_levels = cache_geometry_option(o->cache_geometry);
+    const CacheSpec given = cache_option(o->cache_geometry);
+    o->cache_levels = given.levels;
+    o->last_inclusive = last_level_inclusion(given, o->cache_last_level);
     if (!o->cache_levels.empty() && !o->cache_sim)
-      throw UserError("--cache-geometry describes the simulated caches, which --no-cache-sim turns off: give one");
+      throw UserError("--cache describes the simulated caches, which --no-cache-sim turns off: give one");
     return run(*o);
   };
 }

@@ -147,9 +147,9 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
       throw UserError("--sort work needs exact W: add --backend emul");
     o->cache_levels = cache_geometry_option(o->cache_geometry);
     if (!o->cache_levels.empty() && o->backend != "emul")
-      throw UserError("--cache-geometry sets the caches the emulated run simulates: add --backend emul");
+      throw UserError("--cache sets the caches the emulated run simulates: add --backend emul");
     if (!o->cache_levels.empty() && !o->cache_sim)
-      throw UserError("--cache-geometry describes the simulated caches, which --no-cache-sim turns off: give one");
+      throw UserError("--cache describes the simulated caches, which --no-cache-sim turns off: give one");
     return run(*o);
   };
 }

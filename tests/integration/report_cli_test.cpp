@@ -112,6 +112,52 @@ TEST(ReportCli, ReadOnlyAndWriteOnlyRooflines) {
   }
 }
 
+// Issue 34: a ceilings file whose lines contradict each other (the issue's cached file: avx2
+// fma on 2 threads at 2.77 GFlop/s, below scalar's; DRAM copy and triad on 2 threads below 1
+// thread's) is flagged when the report uses it: one warning per line on stderr, and the roof
+// drawn from a flagged line says so. The consistent fixture draws no flag.
+TEST(ReportCli, InconsistentCeilingsFileIsFlagged) {
+  Sandbox sb;
+  auto plain = sb.roofprof({"report", report_fixture("kernels.json"), "--ceilings", report_fixture("ceilings.json"),
+                            "--json", "plain.json", "--no-plot"});
+  ASSERT_EQ(plain.exit_code(), 0) << plain.diag();
+  EXPECT_EQ(plain.err.find("flagged"), std::string::npos) << plain.diag();
+  EXPECT_EQ(read_text(plain.file("plain.json")).find("FLAGGED"), std::string::npos);
+
+  json c = json::parse(read_text(report_fixture("ceilings.json")));
+  auto set = [](json& e, const char* key, double v) {
+    e[key] = v;
+    e[std::string(key) + "_min"] = v;
+    e[std::string(key) + "_max"] = v;
+  };
+  for (auto& e : c["compute"])
+    if (e["isa"] == "avx2" && e["precision"] == "dp" && e["op"] == "fma" && e["threads"] == 2) set(e, "gflops", 2.77);
+  for (auto& e : c["bandwidth"])
+    if (e["level"] == "DRAM" && e["threads"] == 2 && (e["kind"] == "copy" || e["kind"] == "triad")) {
+      const bool copy = e["kind"] == "copy";
+      set(e, "gbytes_per_s", copy ? 3.0 : 4.0);
+      e["read_gbytes_per_s"] = copy ? 1.5 : 3.0;
+      e["write_gbytes_per_s"] = copy ? 1.5 : 1.0;
+    }
+  write_text(sb.path("bad-roofs.json"), c.dump());
+  auto r = sb.roofprof({"report", report_fixture("kernels.json"), "--ceilings", "bad-roofs.json", "--json", "r.json",
+                        "--no-plot"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_NE(r.err.find("roofprof: warning: ceilings bad-roofs.json: flagged avx2 dp fma, 2 threads: below"),
+            std::string::npos)
+      << r.diag();
+  EXPECT_NE(r.err.find("flagged DRAM copy, 2 threads: below fewer threads' DRAM copy, 1 thread (6.4 GB/s)"),
+            std::string::npos)
+      << r.diag();
+  EXPECT_NE(r.err.find("flagged DRAM triad, 2 threads"), std::string::npos) << r.diag();
+  EXPECT_EQ(lines(r.err).size(), 3u) << r.diag();
+  const json doc = json::parse(read_text(r.file("r.json")));
+  bool dram_flagged = false;
+  for (const auto& l : doc["roofs"]["lines"])
+    if (l.dump().find("DRAM triad, 2 threads FLAGGED") != std::string::npos) dram_flagged = true;
+  EXPECT_TRUE(dram_flagged) << doc["roofs"].dump();
+}
+
 TEST(ReportCli, BadInputIsOneLineAndExitTwo) {
   Sandbox sb;
   write_text(sb.path("bad.json"), "{\"schema\": 1}");

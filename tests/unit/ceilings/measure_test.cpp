@@ -39,8 +39,7 @@ TEST(CeilingsMeasure, ComputeWithinTheoreticalPeak) {
     EXPECT_LE(x.gflops.min, x.gflops.median) << what;
     EXPECT_GE(x.gflops.max, x.gflops.median) << what;
     EXPECT_EQ(x.gflops.samples, 5) << what;
-    if (!core_model(cpu_signature())) continue;
-    ASSERT_TRUE(x.theoretical_gflops) << what;
+    if (!x.theoretical_gflops) continue;  // unknown core, or a rate the model does not document
     EXPECT_TRUE(in_range(x.gflops.median, *x.theoretical_gflops))
         << what << ": " << x.gflops.median << " of " << *x.theoretical_gflops;
   }

@@ -138,6 +138,22 @@ TEST(CacheLevels, ParseLevelsInOrder) {
     EXPECT_THROW(parse_cache_levels(bad), UserError) << bad;
 }
 
+// Issue 34: the same levels as SIZE/WAYS[/LINE] (run --cache), the line 64 bytes when left out;
+// one separator per level; an optional last item says the last level's inclusion.
+TEST(CacheLevels, SlashSyntaxWithTheLineLeftOut) {
+  EXPECT_EQ(parse_cache_levels("L1=48K/12,L2=1M/8/128,L3=32M:16:64"),
+            parse_cache_levels("L1=48K:12:64,L2=1M:8:128,L3=32M:16:64"));
+  for (const char* bad : {"L1=48K/12:64", "L1=48K/", "L1=48K", "L1=48K/12/64/1", "L1=48K:12:64:1", "L1=/12"})
+    EXPECT_THROW(parse_cache_levels(bad), UserError) << bad;
+  const CacheSpec s = parse_cache_spec("L1=48K/12,L2=1M/8,L3=32M/16,non-inclusive");
+  ASSERT_EQ(s.levels.size(), 3u);
+  EXPECT_EQ(s.levels[2], (CacheInfo{3, 32 << 20, 16, 64, 0, {}}));
+  EXPECT_EQ(s.last_inclusive, false);
+  EXPECT_EQ(parse_cache_spec("L1=48K/12,inclusive").last_inclusive, true);
+  EXPECT_EQ(parse_cache_spec("L1=48K/12").last_inclusive, std::nullopt);
+  EXPECT_THROW(parse_cache_spec("inclusive"), UserError);
+}
+
 TEST(HostCachesText, BothSourcesAndTheLastLevelsInclusion) {
   HostCaches h = host_caches_from_text("L1=32K:8:64,L2=1M:8:64,L3=32M:16:64,non-inclusive");
   EXPECT_TRUE(h.replaced);

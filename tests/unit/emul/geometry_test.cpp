@@ -56,6 +56,19 @@ TEST(EmulGeometry, LastLevelIsInclusiveAsAskedElseAsTheHostsElseInclusive) {
   EXPECT_EQ(inclusion(simulated_hierarchy(one, std::nullopt, false, {})), (V{std::nullopt}));
 }
 
+// Issue 34: a reported last level above 96 MiB (the L3 of one AMD CCD with 3D V-Cache) is
+// flagged: a VM's CPUID reports its host's whole socket (508 MB on the development VM).
+TEST(EmulGeometry, ReportedLastLevelAbove96MiBIsImplausible) {
+  EXPECT_EQ(implausible_last_level({}), std::nullopt);
+  EXPECT_EQ(implausible_last_level(parse_cache_geometry("L1=48K/12,L2=1M/8,L3=96M/16")), std::nullopt);
+  const auto w = implausible_last_level(parse_cache_geometry("L1=48K/12,L2=1M/8,L3=508M/16"));
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NE(w->find("reports a 508M L3, more than the 96M"), std::string::npos) << *w;
+  EXPECT_NE(w->find("--cache"), std::string::npos) << *w;
+  EXPECT_EQ(w->find('\n'), std::string::npos) << *w;
+  EXPECT_TRUE(implausible_last_level(parse_cache_geometry("L1=48K/12,L2=300M/16")).has_value());
+}
+
 void put(const std::filesystem::path& dir, const char* name, const char* text) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / name) << text << "\n";

@@ -20,7 +20,7 @@ inline result::Run fixture_run(const std::string& name) {
 }
 
 inline std::optional<FoundCeilings> fixture_ceilings() {
-  return FoundCeilings{ceilings::load(fixture_path("ceilings.json")), "ceilings.json"};
+  return FoundCeilings{ceilings::load(fixture_path("ceilings.json")), "ceilings.json", {}};
 }
 
 // Inputs, the merge over them and the model, kept together (the model points into them).

@@ -73,6 +73,39 @@ TEST(Roofs, ThreadsAndCycles) {
   EXPECT_NEAR(*c.pi, 80 * 0.94 / (2.5 * 1.01), 1e-9);  // at the 2-thread clock's highest reading
 }
 
+// Issue 34: without --threads the roofs are those of the threads the regions ran on (the most
+// any region's per-thread parts show), the nearest measured count below it when that one was not
+// measured, and the most measured when the results do not say; the origin line says which.
+TEST(Roofs, OfTheThreadsTheRegionsRanOn) {
+  const auto found = fixture_ceilings();
+  const auto& c = found->ceilings;  // measured on 1 and 2 threads
+  result::Run run;
+  run.regions.push_back(kernel(1e9, 6e8, 4e8, 0.5, 10));
+  const std::vector<const result::Run*> runs{&run};
+  EXPECT_EQ(ran_with_threads(runs), std::nullopt);  // no per-thread parts
+  Roofs unknown = select_roofs(c, View{}, ceilings::Precision::dp, ran_with_threads(runs));
+  EXPECT_EQ(unknown.threads, 2);
+  EXPECT_NE(unknown.origin.find("2 threads (the most measured: the results do not say how many threads ran)"),
+            std::string::npos)
+      << unknown.origin;
+
+  run.regions[0].per_thread = {{1, 1, 10, 0.5, std::nullopt}, {1, 2, 0, std::nullopt, std::nullopt}};  // one with calls
+  ASSERT_EQ(ran_with_threads(runs), 1);
+  Roofs one = select_roofs(c, View{}, ceilings::Precision::dp, ran_with_threads(runs));
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_NEAR(*one.pi, 40 * 0.94, 1e-9);  // avx2 fma dp, 1 thread
+  EXPECT_NE(one.origin.find("1 thread (the threads the regions ran on)"), std::string::npos) << one.origin;
+
+  Roofs four = select_roofs(c, View{}, ceilings::Precision::dp, 4);
+  EXPECT_EQ(four.threads, 2);
+  EXPECT_NE(four.origin.find("2 threads (the nearest measured to the 4 threads the regions ran on)"),
+            std::string::npos)
+      << four.origin;
+  View asked;
+  asked.threads = 2;  // --threads wins
+  EXPECT_EQ(select_roofs(c, asked, ceilings::Precision::dp, 1).threads, 2);
+}
+
 TEST(Measures, IntensityPerformanceAndBound) {
   Roofs r = roofs();
   // W = 1e9 flops, Q = 1e9 B: I = 1, memory bound at 9.52 GFlop/s; T = 0.5 s: P = 2.

@@ -116,6 +116,10 @@ TEST(ResultJson, SimulatedCachesRoundTripWithEachLevelsInclusion) {
   EXPECT_EQ(j["simulated_caches"][0],
             json::parse(R"({"name":"L1","size":49152,"ways":12,"line":64,"inclusive":null})"));
   EXPECT_EQ(j["simulated_caches"][2]["inclusive"], false);
+  EXPECT_FALSE(j.contains("simulated_caches_source"));  // files before issue 34 do not say
+  EXPECT_EQ(through_text(run), run);
+  run.simulated_caches_source = "option";  // issue 34: where the geometry came from
+  EXPECT_EQ(to_json(run)["simulated_caches_source"], "option");
   EXPECT_EQ(through_text(run), run);
 }
 
