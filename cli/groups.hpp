@@ -47,6 +47,9 @@ class CallGroups {
   void add_emulated(const emul::Result& emulated);
   // Writes `groups` into each region (planner order).
   void fill(std::vector<result::Region>& regions, const std::vector<std::string>& events) const;
+  // Native counting's classes in each call's counts from `first` on (counters/native_counters.hpp):
+  // each call's W is their sum, whatever an emulated pass adds (its bytes).
+  void set_native_classes(int first) { native_at_ = first; }
 
  private:
   const signatures::Signature* signature_of(regions::RegionId region);
@@ -63,6 +66,7 @@ class CallGroups {
   std::map<regions::RegionId, std::vector<regions::Instance>> calls_;
   std::map<regions::RegionId, std::vector<regions::Instance>> emulated_;
   std::vector<std::string> emulated_names_;
+  int native_at_ = -1;
 };
 
 }  // namespace roofprof::cli

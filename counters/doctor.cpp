@@ -72,7 +72,7 @@ DoctorItem fp_item(const Capabilities& c) {
     item.fix = "give raw libpfm4 events with weights: roofprof run --events ...";
   } else if (c.selection.set->fp_missing) {
     item.text = "not available: " + *c.selection.set->fp_missing;
-    item.fix = "roofprof run --backend emul ... (flops by emulation)";
+    item.fix = "roofprof run --backend native ... (flops counted by patched code, the default here)";
   } else {
     item.ok = true;
     item.text = "usable (" + c.selection.set->model + ")";

@@ -324,12 +324,15 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
     for (size_t i = 0; i < modules.size(); ++i) {
       JsonNode m = modules.element(i);
       NativeModule out{m.member("path").string(), m.member("sites").count(), m.member("fp_insns").count(),
-                       m.member("uncounted_fp_insns").count(), {}, m.member("failure").string()};
+                       m.member("uncounted_fp_insns").count(), {}, m.member("uncounted_ran").count(),
+                       m.member("failure").string()};
       JsonNode uncounted = m.member("uncounted");
       for (size_t k = 0; k < uncounted.size(); ++k) {
         JsonNode u = uncounted.element(k);
-        out.uncounted.push_back({u.member("address").count(), u.member("function").string(), u.member("why").string(),
-                                 u.member("fp_insns").count()});
+        NativeUncounted place{u.member("address").count(), u.member("function").string(), u.member("why").string(),
+                              u.member("fp_insns").count(), std::nullopt};
+        if (!u.member("ran").is_null()) place.ran = u.member("ran").boolean();
+        out.uncounted.push_back(std::move(place));
       }
       nc.modules.push_back(std::move(out));
     }

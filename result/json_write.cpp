@@ -308,12 +308,17 @@ J build_json(const Run& run) {
     for (const NativeModule& m : run.native_counting->modules) {
       J uncounted = J::array();
       for (const NativeUncounted& u : m.uncounted)
-        uncounted.push_back(J{{"address", u.address}, {"function", u.function}, {"why", u.why}, {"fp_insns", u.fp_insns}});
+        uncounted.push_back(J{{"address", u.address},
+                              {"function", u.function},
+                              {"why", u.why},
+                              {"fp_insns", u.fp_insns},
+                              {"ran", u.ran ? J(*u.ran) : J(nullptr)}});
       modules.push_back(J{{"path", m.path},
                           {"sites", m.sites},
                           {"fp_insns", m.fp_insns},
                           {"uncounted_fp_insns", m.uncounted_fp_insns},
                           {"uncounted", std::move(uncounted)},
+                          {"uncounted_ran", m.uncounted_ran},
                           {"failure", m.failure}});
     }
     out["native_counting"] = J{{"modules", std::move(modules)}};

@@ -244,6 +244,7 @@ struct NativeUncounted {
   std::string function;
   std::string why;
   uint64_t fp_insns = 0;
+  std::optional<bool> ran;  // it ran (its flops are missing from W); null: not watched
   bool operator==(const NativeUncounted&) const = default;
 };
 struct NativeModule {
@@ -251,7 +252,8 @@ struct NativeModule {
   uint64_t sites = 0;
   uint64_t fp_insns = 0;            // static instructions with flops in its functions
   uint64_t uncounted_fp_insns = 0;  // of them, in code that could not be patched
-  std::vector<NativeUncounted> uncounted;  // the first kMaxNativeUncounted of the module
+  std::vector<NativeUncounted> uncounted;  // those that ran first, then the others, kMaxNativeUncounted at most
+  uint64_t uncounted_ran = 0;       // places that could not be patched and ran
   std::string failure;              // why nothing of it counts; "" when it does
   bool operator==(const NativeModule&) const = default;
 };

@@ -23,6 +23,7 @@ enum class ProbeKind {
   Longjmp,                         // longjmp family entry
   CatchBegin,                      // __cxa_begin_catch: an exception has been caught
   ProcessExiting,                  // exit/_exit: the process is ending, threads' exits are process exit
+  NativeUncounted,                 // code native counting could not patch: did it run? (once)
 };
 static_assert(RP_SITE_ROLES == 4, "a new site role needs its ProbeKind above");
 
@@ -45,6 +46,7 @@ struct Probe {
   regions::RegionId region = 0;  // RegionEntry, SpanStart, SpanStop, SpanResume
   pid_t tid = 0;                 // Return
   uint64_t entry_sp = 0;         // Return
+  uint64_t site = 0;             // NativeUncounted: (module << 32) | place, in SessionOutcome::native
   bool operator==(const Probe&) const = default;
 };
 

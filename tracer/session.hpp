@@ -82,6 +82,9 @@ struct NativeModule {
   uint64_t fp_insns = 0;             // static instructions with flops in its functions
   uint64_t uncounted_fp_insns = 0;   // of them, in sites that could not be patched
   std::vector<native::Uncounted> uncounted;
+  // Per place of `uncounted`: 1 once it ran, 0 while not, -1 when that could not be watched (a
+  // one-shot breakpoint at its start tells, session_native.cpp).
+  std::vector<int8_t> ran;
   std::string failure;               // why nothing of the module counts ("" when it does)
 };
 
@@ -194,6 +197,8 @@ class Session : public regions::CountSource {
   // native counting's patches of a module, before its region probes (session_native.cpp)
   void count_natively(Task& t, const symbolizer::LoadedModule& m, bool is_main,
                       const std::vector<std::pair<uint64_t, ProbeKind>>& hooks);
+  void watch_uncounted(Task& t, size_t module);
+  void uncounted_ran(Task& t, TraceeAddr at, const Probe& p);
   // Functions of the C runtime that tell roofprof about control flow it cannot see otherwise.
   static std::vector<std::pair<uint64_t, ProbeKind>> runtime_hooks(const symbolizer::ElfFile& elf, bool is_main);
   // `hooks`: runtime_hooks() of `m`, which no entry patch may cover.

@@ -121,11 +121,37 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
       throw UserError("its trampolines cannot be written");
     write_jumps(g.as->mem(), code, out.jumps);
     done.sites = plan.sites.size();
+    watch_uncounted(t, outcome_.native.size() - 1);
   } catch (const UserError& e) {
     // Jumps already written stay: their trampolines are complete. Those not written count nothing.
     done.failure = e.what();
     done.uncounted_fp_insns = done.fp_insns;
   }
+}
+
+// A one-shot breakpoint at the start of each place native counting could not patch: the run
+// then says which of them ran (their flops are missing from W), not every place that might.
+void Session::watch_uncounted(Task& t, size_t module) {
+  NativeModule& nm = outcome_.native[module];
+  nm.ran.assign(nm.uncounted.size(), -1);
+  for (size_t k = 0; k < nm.uncounted.size(); ++k) {
+    Probe p;
+    p.kind = ProbeKind::NativeUncounted;
+    p.site = (uint64_t(module) << 32) | k;
+    try {
+      if (t.group->as->add_probe(TraceeAddr(nm.uncounted[k].start), p,
+                                 [&](TraceeAddr near, size_t size) { return map_scratch(t, near, size); }))
+        nm.ran[k] = 0;
+    } catch (const UserError&) {
+      // an instruction the out-of-line step cannot run: not watched (-1)
+    }
+  }
+}
+
+void Session::uncounted_ran(Task& t, TraceeAddr at, const Probe& p) {
+  const size_t module = size_t(p.site >> 32), k = size_t(p.site & 0xffffffffu);
+  if (module < outcome_.native.size() && k < outcome_.native[module].ran.size()) outcome_.native[module].ran[k] = 1;
+  t.group->as->remove_probe(at, p);
 }
 
 }  // namespace roofprof::tracer

@@ -180,6 +180,9 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
       case ProbeKind::EntryPoint:
         initial_check(t);
         break;
+      case ProbeKind::NativeUncounted:
+        uncounted_ran(t, TraceeAddr(regs.rip), p);
+        break;
       default:
         break;
     }

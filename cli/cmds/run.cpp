@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -25,10 +26,13 @@
 #include "common/evict.hpp"
 #include "common/launcher.hpp"
 #include "common/output_file.hpp"
+#include "common/strings.hpp"
 #include "counters/backend.hpp"
 #include "counters/backend_choice.hpp"
+#include "counters/native_counters.hpp"
 #include "counters/run_backend.hpp"
 #include "emul/emul.hpp"
+#include "preload/native_format.h"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "regions/spec.hpp"
@@ -373,15 +377,28 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
 // program's modules could not be counted (its flops are missing from W wherever it ran).
 void note_native_counting(const std::vector<tracer::NativeModule>& modules, result::Run& res) {
   result::NativeCounting nc;
-  uint64_t fp = 0, uncounted = 0;
-  std::vector<std::string> failed;
+  uint64_t fp = 0, uncounted = 0, unwatched = 0;
+  std::vector<std::string> failed, ran_where;
   for (const auto& m : modules) {
     if (m.fp_insns == 0 && m.failure.empty()) continue;
-    result::NativeModule out{m.path, m.sites, m.fp_insns, m.uncounted_fp_insns, {}, m.failure};
-    for (const auto& u : m.uncounted) {
-      if (out.uncounted.size() == result::kMaxNativeUncounted) break;
-      out.uncounted.push_back({u.start, u.function, u.why, u.fp_insns});
+    result::NativeModule out{m.path, m.sites, m.fp_insns, m.uncounted_fp_insns, {}, 0, m.failure};
+    std::vector<result::NativeUncounted> places;
+    for (size_t k = 0; k < m.uncounted.size(); ++k) {
+      const auto& u = m.uncounted[k];
+      const int8_t ran = k < m.ran.size() ? m.ran[k] : -1;
+      places.push_back({u.start, u.function, u.why, u.fp_insns, ran < 0 ? std::nullopt : std::optional<bool>(ran == 1)});
+      if (ran == 1) {
+        out.uncounted_ran++;
+        ran_where.push_back(fmt::format("{} in {} ({})", u.function, path_basename(m.path), u.why));
+      }
+      if (ran < 0 && m.failure.empty()) unwatched++;
     }
+    // Those that ran first: they are the ones that matter.
+    std::stable_sort(places.begin(), places.end(), [](const auto& a, const auto& b) {
+      return a.ran.value_or(false) > b.ran.value_or(false);
+    });
+    if (places.size() > result::kMaxNativeUncounted) places.resize(result::kMaxNativeUncounted);
+    out.uncounted = std::move(places);
     fp += m.fp_insns;
     uncounted += m.uncounted_fp_insns;
     if (!m.failure.empty()) failed.push_back(fmt::format("{} ({})", m.path, m.failure));
@@ -390,11 +407,17 @@ void note_native_counting(const std::vector<tracer::NativeModule>& modules, resu
   res.native_counting = std::move(nc);
   for (const auto& f : failed)
     res.warnings.push_back("native counting: no flops of " + f + " are counted");
-  if (uncounted > 0)
+  if (!ran_where.empty())
     res.warnings.push_back(fmt::format(
-        "native counting: {} of the {} floating-point instructions in the program's code ({:.2g} %) are in places "
-        "it could not patch (native_counting lists them): their flops, where they ran, are not in W",
-        uncounted, fp, 100.0 * double(uncounted) / double(fp)));
+        "native counting: code it could not patch ran, so W is a lower bound in the regions open while it did: {}{} "
+        "(native_counting lists the places it could not patch: {} of the program's {} floating-point instructions)",
+        fmt::join(ran_where.begin(), ran_where.begin() + std::min<ptrdiff_t>(ptrdiff_t(ran_where.size()), 3), "; "),
+        ran_where.size() > 3 ? fmt::format(" and {} more", ran_where.size() - 3) : "", uncounted, fp));
+  if (unwatched > 0)
+    res.warnings.push_back(fmt::format(
+        "native counting: {} places it could not patch could not be watched either (native_counting, \"ran\": null): "
+        "W is a lower bound in the regions open while they ran, if they did",
+        unwatched));
 }
 
 // Native counting's emulated pass (the bytes below L1) is skipped when it cannot describe the
@@ -426,7 +449,12 @@ result::Run result_header(const RunOptions& o, const Measuring& m, const std::op
   res.cache_state = o.cache_state;
   res.host = result::describe_host();
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
-  for (const auto& e : m.counting.backend->events()) res.events.push_back(e.name);
+  // native counting's classes are W's terms (flops_by_class), not counters of the regions
+  const auto& events = m.counting.backend->events();
+  const int native_at = counters::native_events_at(events);
+  for (size_t e = 0; e < events.size(); ++e)
+    if (native_at < 0 || e < size_t(native_at) || e >= size_t(native_at) + RP_NATIVE_SLOTS)
+      res.events.push_back(events[e].name);
   res.warnings = m.plan.warnings;
   for (const auto& n : m.counting.notes) res.warnings.push_back(n);
   return res;
@@ -590,6 +618,7 @@ int run(const RunOptions& o) {
   } else if (m.plan.emulated_pass && last.complete && !supervisor::interrupted()) {
     emulation_error = run_emulated(o, m.plan, planner, groups, so.scope, res, emulation_interrupted);
   }
+  groups.set_native_classes(counters::native_events_at(backend.events()));
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output_target);
   print_summary_line(o, res, output);

@@ -20,7 +20,9 @@ TEST(FaultScale, SeventyRegionsWithTheAgent) {
   args.push_back("calls");
   args.push_back("7");
   auto r = sb.roofprof(args);
-  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  // 69 names are never found: an error once the program has run (docs/methodology.md, "Unknown
+  // names"), after the result is written with the 70th region's calls.
+  ASSERT_EQ(r.exit_code(), 2) << r.diag();
   json doc = load_result(r);
   EXPECT_EQ(calls(region(doc, "pre_work")), 7) << r.diag();
 }

@@ -71,5 +71,22 @@ TEST(NativeCounting, JumpTablesExceptionsAndDlopenAfterThreads) {
   EXPECT_TRUE(patched) << doc["native_counting"].dump(1);
 }
 
+// FFTW's scalar plans (FFTW_NO_SIMD) execute exactly the operations fftw_flops() reports:
+// W = adds + muls + 2 fmas, as under emulation (EmulLibraries.FftwScalarPlanMatchesFftwFlops).
+TEST(NativeCounting, FftwScalarPlanMatchesFftwFlops) {
+  for (int n : {1024, 1000}) {
+    Sandbox sb;
+    auto r = sb.roofprof({"run", "--backend", "native", "--emul-budget", "0", "-r", "fftw_execute", "--",
+                          fixture("emul_fftw"), std::to_string(n), "scalar", "counts.txt"});
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    double add = 0, mul = 0, fma = 0;
+    std::istringstream(read_text(sb.path("counts.txt"))) >> add >> mul >> fma;
+    ASSERT_GT(add, 0);
+    json reg = region(load_result(r), "fftw_execute");
+    EXPECT_EQ(calls(reg), 1);
+    EXPECT_EQ(reg["flops"].get<double>(), add + mul + 2 * fma) << "n=" << n << " " << reg.dump();
+  }
+}
+
 }  // namespace
 }  // namespace it

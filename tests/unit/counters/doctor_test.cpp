@@ -57,7 +57,7 @@ TEST(Doctor, VmWithoutPmu) {
   EXPECT_TRUE(item(items, "ptrace").ok);
   const DoctorItem& vg = item(items, "valgrind");
   EXPECT_NE(vg.text.find("fails with SIGILL"), std::string::npos);
-  EXPECT_EQ(item(items, "auto backend").text.rfind("emul: no usable hardware counters", 0), 0u);
+  EXPECT_EQ(item(items, "auto backend").text.rfind("native: no usable hardware counters", 0), 0u);
 }
 
 TEST(Doctor, UnprivilegedUserGetsTheSysctlCommands) {
@@ -73,7 +73,8 @@ TEST(Doctor, UnprivilegedUserGetsTheSysctlCommands) {
   EXPECT_FALSE(item(items, "perf_event_paranoid").ok);
   EXPECT_EQ(item(items, "ptrace").fix.rfind("sudo sysctl -w kernel.yama.ptrace_scope=0", 0), 0u);
   EXPECT_EQ(item(items, "valgrind").fix, "sudo apt-get install valgrind");
-  EXPECT_EQ(item(items, "auto backend").text.rfind("time: ", 0), 0u);
+  // native counting needs no PMU and no valgrind; the bytes then are not measured
+  EXPECT_EQ(item(items, "auto backend").text.rfind("native: ", 0), 0u);
 }
 
 TEST(Doctor, BareMetalSkylakeServer) {
