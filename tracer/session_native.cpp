@@ -111,7 +111,10 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;
   done.uncounted = std::move(plan.uncounted);
-  if (plan.sites.empty()) return;
+  if (plan.sites.empty()) {
+    watch_uncounted(t, outcome_.native.size() - 1);
+    return;
+  }
   try {
     const uint64_t pages = (plan.trampoline_bytes + 4095) & ~uint64_t(4095);
     const TraceeAddr base = map_scratch(t, TraceeAddr(code.front().address), pages);

@@ -88,5 +88,30 @@ TEST(NativeCounting, FftwScalarPlanMatchesFftwFlops) {
   }
 }
 
+// A place native counting cannot patch is watched: the run says it ran (W a lower bound in the
+// regions open then) only when it did, and the result marks it.
+TEST(NativeCounting, UnpatchedCodeThatRanIsSaidAndCodeThatDidNotIsNot) {
+  for (int calls : {3, 0}) {
+    Sandbox sb;
+    auto r = sb.roofprof({"run", "--backend", "native", "--emul-budget", "0", "-r", "main", "--",
+                          fixture("run_native_short"), std::to_string(calls)});
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json doc = load_result(r);
+    json place;
+    for (const auto& m : doc["native_counting"]["modules"])
+      if (m["path"].get<std::string>().find("run_native_short") != std::string::npos)
+        for (const auto& u : m["uncounted"])
+          if (u["function"] == "short_site") place = u;
+    ASSERT_FALSE(place.is_null()) << doc["native_counting"].dump(1);
+    EXPECT_EQ(place["why"], "shorter than a jump (4 bytes)");
+    EXPECT_EQ(place["ran"], calls > 0) << place.dump();
+    const bool said = doc["warnings"].dump().find("code it could not patch ran") != std::string::npos &&
+                      doc["warnings"].dump().find("short_site in run_native_short") != std::string::npos;
+    EXPECT_EQ(said, calls > 0) << doc["warnings"].dump(1);
+    // What it did not count: main's W lacks the multiplies.
+    EXPECT_EQ(region(doc, "main")["flops"].get<double>(), 0.0);
+  }
+}
+
 }  // namespace
 }  // namespace it
