@@ -3,8 +3,6 @@
 #include <elf.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 
 namespace roofprof::native {
@@ -16,7 +14,7 @@ constexpr uint8_t kPcrel = 0x10, kDatarel = 0x30, kOmit = 0xff;
 
 class Bytes {
  public:
-  explicit Bytes(std::string data) : d_(std::move(data)) {}
+  explicit Bytes(std::span<const uint8_t> data) : d_(data) {}
   bool has(uint64_t off, uint64_t n) const { return off <= d_.size() && n <= d_.size() - off; }
   template <class T>
   std::optional<T> get(uint64_t off) const {
@@ -28,7 +26,7 @@ class Bytes {
   size_t size() const { return d_.size(); }
 
  private:
-  std::string d_;
+  std::span<const uint8_t> d_;
 };
 
 std::optional<uint64_t> uleb(const Bytes& b, uint64_t& off) {
@@ -135,9 +133,8 @@ std::optional<CodeExtent> fde_extent(const Loaded& l, uint64_t fde_vaddr) {
 }
 
 // The file and its program headers; nullopt when it is not a 64-bit ELF file.
-std::optional<Loaded> load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  Loaded l{Bytes(std::string(std::istreambuf_iterator<char>(in), {})), {}, std::nullopt};
+std::optional<Loaded> load(std::span<const uint8_t> file) {
+  Loaded l{Bytes(file), {}, std::nullopt};
   auto eh = l.file.get<Elf64_Ehdr>(0);
   if (!eh || std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64) return std::nullopt;
   for (uint16_t i = 0; i < eh->e_phnum; ++i) {
@@ -151,14 +148,14 @@ std::optional<Loaded> load(const std::string& path) {
 
 }  // namespace
 
-std::optional<uint64_t> eh_frame_hdr_address(const std::string& path) {
-  auto l = load(path);
+std::optional<uint64_t> eh_frame_hdr_address(std::span<const uint8_t> file) {
+  auto l = load(file);
   if (!l || !l->eh) return std::nullopt;
   return l->eh->p_vaddr;
 }
 
-std::vector<CodeExtent> unwind_ranges(const std::string& path) {
-  auto loaded = load(path);
+std::vector<CodeExtent> unwind_ranges(std::span<const uint8_t> file) {
+  auto loaded = load(file);
   if (!loaded || !loaded->eh) return {};
   const Loaded& l = *loaded;
   const uint64_t hdr = l.eh->p_offset, hdr_vaddr = l.eh->p_vaddr;

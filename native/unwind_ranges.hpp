@@ -6,6 +6,7 @@
 // backtraces need it). Native counting decodes these as functions (docs/native.md).
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,13 @@ struct CodeExtent {
   uint64_t start = 0, size = 0;  // link-time addresses
 };
 
-// Empty when the file has no PT_GNU_EH_FRAME or its table is not one this reads (a table whose
-// entries are not 4-byte offsets from the header: gcc and clang write those); never throws.
-std::vector<CodeExtent> unwind_ranges(const std::string& path);
+// `file`: the module's file, whole. Empty when it has no PT_GNU_EH_FRAME or its table is not one
+// this reads (a table whose entries are not 4-byte offsets from the header: gcc and clang write
+// those); never throws.
+std::vector<CodeExtent> unwind_ranges(std::span<const uint8_t> file);
 
 // The link-time address of the file's PT_GNU_EH_FRAME segment (.eh_frame_hdr), for
 // landing_pads(); nullopt when it has none.
-std::optional<uint64_t> eh_frame_hdr_address(const std::string& path);
+std::optional<uint64_t> eh_frame_hdr_address(std::span<const uint8_t> file);
 
 }  // namespace roofprof::native

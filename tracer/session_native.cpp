@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <list>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
@@ -33,10 +36,11 @@ bool never_counted(const std::string& path) {
 // (Debian's libopenblas: dscal_k_HASWELL calls its vector kernel, which has no name). Their
 // extents come from the unwind table, so that only code is decoded (never constants between
 // functions); each is named after the symbol before it.
-void add_unnamed_functions(const symbolizer::LoadedModule& m, std::vector<native::Function>& functions) {
+void add_unnamed_functions(const symbolizer::LoadedModule& m, std::span<const uint8_t> file,
+                           std::vector<native::Function>& functions) {
   std::vector<native::Function> named = functions;
   std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-  for (const native::CodeExtent& e : native::unwind_ranges(m.path)) {
+  for (const native::CodeExtent& e : native::unwind_ranges(file)) {
     const uint64_t start = m.bias + e.start;
     auto after = std::upper_bound(named.begin(), named.end(), start,
                                   [](uint64_t a, const native::Function& f) { return a < f.start; });
@@ -47,6 +51,31 @@ void add_unnamed_functions(const symbolizer::LoadedModule& m, std::vector<native
   }
 }
 
+// A module's file, mapped privately (copy on write: the jumps are applied to it page by page).
+class FileImage {
+ public:
+  explicit FileImage(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd < 0) return;
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) data_ = {static_cast<uint8_t*>(p), size_t(st.st_size)};
+    }
+    ::close(fd);
+  }
+  ~FileImage() {
+    if (!data_.empty()) ::munmap(data_.data(), data_.size());
+  }
+  FileImage(const FileImage&) = delete;
+  FileImage& operator=(const FileImage&) = delete;
+  bool ok() const { return !data_.empty(); }
+  std::span<const uint8_t> bytes() const { return data_; }
+
+ private:
+  std::span<uint8_t> data_;
+};
+
 // The jumps, applied to a copy of the code and written a stretch at a time: one write per run
 // of jumps less than a page apart (a write per jump costs a system call and a page walk each:
 // seconds for a BLAS library's 80,000 sites).
@@ -54,7 +83,8 @@ void write_jumps(const TraceeMemory& mem, std::span<const native::CodeRange> cod
                  const std::vector<native::Emitted::Jump>& jumps) {
   constexpr uint64_t kGap = 4096;
   for (const native::CodeRange& r : code) {
-    std::vector<uint8_t> patched(r.bytes.begin(), r.bytes.end());
+    // The module's own copy (a private mapping of its file, or what was read): patched in place.
+    std::span<uint8_t> patched(const_cast<uint8_t*>(r.bytes.data()), r.bytes.size());
     uint64_t lo = UINT64_MAX, hi = 0;
     auto flush = [&] {
       if (lo < hi && !mem.write(TraceeAddr(lo), patched.data() + (lo - r.address), hi - lo))
@@ -84,29 +114,28 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   std::vector<uint64_t> busy;
   for (const auto& [addr, kind] : hooks) busy.push_back(m.bias + addr);
   for (const auto& p : planned_for(g, m, is_main)) busy.push_back(m.bias + p.address);
-  // Its code, and its other segments (jump tables are in .rodata), as mapped.
-  std::list<std::vector<uint8_t>> bytes;
+  // Its code, and its other segments (jump tables are in .rodata), as its file holds them: the
+  // module is patched before its code runs or is relocated (a private mapping, no copy).
+  const FileImage file(m.path);
+  if (!file.ok()) {
+    done.failure = "its file cannot be read";
+    return;
+  }
   std::vector<native::CodeRange> code, data;
   for (const auto& seg : m.elf->segments()) {
-    if (seg.filesz == 0) continue;
-    auto& b = bytes.emplace_back(seg.filesz);
-    if (!g.as->mem().read(TraceeAddr(m.bias + seg.vaddr), b.data(), b.size())) {
-      if (!seg.exec) continue;
-      done.failure = "its code cannot be read";
-      return;
-    }
-    (seg.exec ? code : data).push_back({m.bias + seg.vaddr, b});
+    if (seg.filesz == 0 || seg.offset > file.bytes().size() || seg.filesz > file.bytes().size() - seg.offset) continue;
+    (seg.exec ? code : data).push_back({m.bias + seg.vaddr, file.bytes().subspan(seg.offset, seg.filesz)});
   }
   if (code.empty()) return;
   // C++ exception landing pads start blocks: the unwinder jumps there.
   std::vector<native::CodeRange> mapped = code;
   mapped.insert(mapped.end(), data.begin(), data.end());
-  if (auto hdr = native::eh_frame_hdr_address(m.path))
+  if (auto hdr = native::eh_frame_hdr_address(file.bytes()))
     for (uint64_t pad : native::landing_pads(mapped, m.bias + *hdr)) busy.push_back(pad);
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
-  add_unnamed_functions(m, functions);
+  add_unnamed_functions(m, file.bytes(), functions);
   native::ModulePlan plan = native::plan_module(code, functions, busy, data);
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;

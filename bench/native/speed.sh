@@ -3,7 +3,8 @@
 #
 #   bench/native/speed.sh [BUILD_DIR] [REPEATS]
 #
-# Workloads (bench/emul/libs.c, linked against Debian's OpenBLAS and FFTW):
+# Workloads (bench/emul/libs.c, built once per library so that each run loads only its own:
+# native counting plans and patches every module the program maps):
 #   dgemm: OpenBLAS dgemm_, n = 1500, 3 calls (its kernel for this CPU: AVX-512 where there is)
 #   fftw:  FFTW 1D complex transform, n = 4096, 2000 calls (FFTW_ESTIMATE)
 # Configurations, each the median wall time of REPEATS runs (default 3), interleaved:
@@ -22,7 +23,17 @@ roofprof="$build/bin/roofprof"
 [ -x "$roofprof" ] || { echo "no $roofprof: build roofprof first" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-gcc -O2 -o "$tmp/libs" "$repo/bench/emul/libs.c" -lopenblas -lfftw3 -lm
+# libs.c calls both libraries; each build links one and stubs the other's entry points out.
+cat > "$tmp/no_fftw.c" <<'C'
+void *fftw_malloc(unsigned long n) { (void)n; return 0; }
+void *fftw_plan_dft_1d(int n, void *i, void *o, int s, unsigned f) { (void)n; (void)i; (void)o; (void)s; (void)f; return 0; }
+void fftw_execute(void *p) { (void)p; }
+C
+cat > "$tmp/no_blas.c" <<'C'
+void dgemm_(void) {}
+C
+gcc -O2 -o "$tmp/libs_dgemm" "$repo/bench/emul/libs.c" "$tmp/no_fftw.c" -lopenblas -lm
+gcc -O2 -o "$tmp/libs_fftw" "$repo/bench/emul/libs.c" "$tmp/no_blas.c" -lfftw3 -lm
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 
 seconds() {  # wall seconds of "$@", output discarded
@@ -41,9 +52,9 @@ for w in "dgemm 1500 3 dgemm_" "fftw 4096 2000 fftw_execute"; do
   kind=$1 n=$2 calls=$3 region=$4
   : > "$tmp/bare" ; : > "$tmp/counting" ; : > "$tmp/default"
   for _ in $(seq "$repeats"); do
-    seconds "$tmp/libs" "$kind" "$n" "$calls" >> "$tmp/bare"
-    seconds "$roofprof" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/c.json" -- "$tmp/libs" "$kind" "$n" "$calls" >> "$tmp/counting"
-    seconds "$roofprof" run -q -r "$region" -o "$tmp/d.json" -- "$tmp/libs" "$kind" "$n" "$calls" >> "$tmp/default"
+    seconds "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/bare"
+    seconds "$roofprof" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/c.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/counting"
+    seconds "$roofprof" run -q -r "$region" -o "$tmp/d.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/default"
   done
   b=$(median < "$tmp/bare") c=$(median < "$tmp/counting") d=$(median < "$tmp/default")
   read -r wpc <<< "$(python3 -c "
