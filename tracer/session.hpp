@@ -263,6 +263,9 @@ class Session : public regions::CountSource {
   uint64_t stops_seen_ = 0;  // stops dispatched so far
   int64_t handling_ns_ = 0;  // time spent handling probes' stops (the stopped task waits for it)
   uint64_t handled_stops_ = 0;
+  // Work done while handling a stop that is not what the probe costs each time (native counting's
+  // patching of a module that loaded): HandlingTimer leaves it out.
+  int64_t not_probe_cost_ns_ = 0;
   // Times the handling of one probe's stop (a breakpoint, or the step of its displaced
   // instruction) into handling_ns_; other stops (new threads, exits, signals) are not probes' cost.
   class HandlingTimer {
@@ -273,6 +276,7 @@ class Session : public regions::CountSource {
    private:
     Session& s_;
     int64_t t0_;
+    int64_t excluded0_;
   };
   SessionOutcome outcome_;
 };

@@ -17,10 +17,10 @@ constexpr int64_t kMinWallNs = 200'000'000;  // shorter runs: no verdict
 constexpr int64_t kCheckEveryNs = 50'000'000;  // how often the inflation is looked at
 }  // namespace
 
-Session::HandlingTimer::HandlingTimer(Session& s) : s_(s), t0_(monotonic_ns()) {}
+Session::HandlingTimer::HandlingTimer(Session& s) : s_(s), t0_(monotonic_ns()), excluded0_(s.not_probe_cost_ns_) {}
 
 Session::HandlingTimer::~HandlingTimer() {
-  s_.handling_ns_ += monotonic_ns() - t0_;
+  s_.handling_ns_ += monotonic_ns() - t0_ - (s_.not_probe_cost_ns_ - excluded0_);
   ++s_.handled_stops_;
 }
 
