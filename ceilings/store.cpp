@@ -75,14 +75,6 @@ void save(const Ceilings& c, const std::filesystem::path& path) {
   write_output_file(path.string(), to_json(c).dump(2) + "\n", "ceilings file");
 }
 
-std::filesystem::path default_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    return std::filesystem::path(x) / "roofprof";
-  if (const char* h = std::getenv("HOME"); h && *h)
-    return std::filesystem::path(h) / ".cache" / "roofprof";
-  return {};
-}
-
 std::filesystem::path cache_file(const std::filesystem::path& dir, const MachineId& id) {
   char name[64];
   std::snprintf(name, sizeof name, "ceilings-%016llx.json",

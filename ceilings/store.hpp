@@ -10,6 +10,7 @@
 
 #include "ceilings/measure.hpp"
 #include "ceilings/types.hpp"
+#include "common/cache_dir.hpp"
 
 namespace roofprof::ceilings {
 
@@ -19,8 +20,8 @@ Ceilings load(const std::filesystem::path& path);
 // Writes atomically (temporary file, then rename); throws UserError on failure.
 void save(const Ceilings& c, const std::filesystem::path& path);
 
-// $XDG_CACHE_HOME/roofprof or $HOME/.cache/roofprof; empty if neither variable is set.
-std::filesystem::path default_cache_dir();
+// The cache directory: roofprof::default_cache_dir() (common/cache_dir.hpp).
+using roofprof::default_cache_dir;
 std::filesystem::path cache_file(const std::filesystem::path& dir, const MachineId& id);
 
 struct CacheOptions {

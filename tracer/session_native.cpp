@@ -12,11 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cache_dir.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
 #include "common/strings.hpp"
 #include "native/counting.hpp"
 #include "native/landing_pads.hpp"
+#include "native/plan_cache.hpp"
 #include "native/unwind_ranges.hpp"
 #include "tracer/session.hpp"
 
@@ -50,6 +52,22 @@ void add_unnamed_functions(const symbolizer::LoadedModule& m, std::span<const ui
     const std::string before = after == named.begin() ? "the module's start" : std::prev(after)->name;
     functions.push_back({start, e.size, fmt::format("a function after {}", before)});
   }
+}
+
+// The module's plan: kept on disk from an earlier run (native/plan_cache.hpp), or made now.
+native::ModulePlan plan_of(const symbolizer::LoadedModule& m, std::span<const uint8_t> file,
+                           std::span<const native::CodeRange> code, std::span<const native::CodeRange> data,
+                           std::span<const uint64_t> busy) {
+  const auto key = native::plan_key(default_cache_dir(), m.path, busy, m.bias);
+  if (key)
+    if (auto kept = native::load_plan(*key, m.bias)) return std::move(*kept);
+  std::vector<native::Function> functions;
+  for (const auto& s : m.elf->functions())
+    if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
+  add_unnamed_functions(m, file, functions);
+  native::ModulePlan plan = native::plan_module(code, functions, busy, data);
+  if (key) native::store_plan(*key, plan, m.bias);
+  return plan;
 }
 
 // A module's file, mapped privately (copy on write: the jumps are applied to it page by page).
@@ -139,11 +157,7 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   mapped.insert(mapped.end(), data.begin(), data.end());
   if (auto hdr = native::eh_frame_hdr_address(file.bytes()))
     for (uint64_t pad : native::landing_pads(mapped, m.bias + *hdr)) busy.push_back(pad);
-  std::vector<native::Function> functions;
-  for (const auto& s : m.elf->functions())
-    if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
-  add_unnamed_functions(m, file.bytes(), functions);
-  native::ModulePlan plan = native::plan_module(code, functions, busy, data);
+  native::ModulePlan plan = plan_of(m, file.bytes(), code, data, busy);
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;
   done.uncounted = std::move(plan.uncounted);
