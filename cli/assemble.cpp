@@ -37,20 +37,11 @@ struct NativeW {
 std::optional<NativeW> native_flops(const std::vector<counters::EventInfo>& events, const std::vector<double>& values) {
   const int at = counters::native_events_at(events);
   if (at < 0) return std::nullopt;
-  NativeW w{0.0, {}};
-  for (int s = 0; s < RP_NATIVE_SLOTS; ++s) {
-    const size_t i = size_t(at + s);
-    if (i >= values.size() || !counters::is_counted(values[i])) return NativeW{};
-    w.by_class[events[i].name.substr(6)] = values[i];  // "flops_dp_256" -> "dp_256"
-    *w.flops += values[i];
-  }
+  NativeW w{counters::native_w(values, at), {}};
+  if (!w.flops) return w;
+  for (int s = 0; s < RP_NATIVE_SLOTS; ++s)  // "flops_dp_256" -> "dp_256"
+    w.by_class[events[size_t(at + s)].name.substr(6)] = values[size_t(at + s)];
   return w;
-}
-
-// Native counting's classes are W's terms (flops_by_class), not counters of their own.
-bool is_native_event(const std::vector<counters::EventInfo>& events, size_t e) {
-  const int at = counters::native_events_at(events);
-  return at >= 0 && e >= size_t(at) && e < size_t(at) + RP_NATIVE_SLOTS;
 }
 
 std::vector<std::string> names_of(const std::vector<counters::EventInfo>& events) {
@@ -156,10 +147,10 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
       r.threads = a.threads();
       for (const auto& [reason, n] : a.closed_by) r.closed_by[regions::to_string(reason)] = n;
       for (size_t e = 0; e < events.size() && e < a.counter_totals.size(); ++e)
-        if (!is_native_event(events, e)) r.counters[events[e].name] = counters::counted_value(a.counter_totals[e]);
+        if (!counters::is_native_class(events, e)) r.counters[events[e].name] = counters::counted_value(a.counter_totals[e]);
     } else {
       for (size_t e = 0; e < events.size(); ++e)
-        if (!is_native_event(events, e)) r.counters[events[e].name] = 0.0;  // never entered: nothing counted
+        if (!counters::is_native_class(events, e)) r.counters[events[e].name] = 0.0;  // never entered: nothing counted
     }
     if (!events.empty()) r.sources["counters"] = counter_source;
     const bool native = counters::native_events_at(events) >= 0;

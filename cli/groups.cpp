@@ -1,6 +1,6 @@
 #include "cli/groups.hpp"
 
-#include "preload/native_format.h"
+#include "counters/native_counters.hpp"
 
 #include "cli/emul_merge.hpp"
 
@@ -87,11 +87,7 @@ void CallGroups::fill(std::vector<result::Region>& regions, const std::vector<st
         call.flops = q.flops;
         call.bytes = std::move(q.bytes);
       }
-      if (native_at_ >= 0 && size_t(native_at_) + RP_NATIVE_SLOTS <= inst.counts.size()) {
-        double w = 0;
-        for (int k = 0; k < RP_NATIVE_SLOTS; ++k) w += inst.counts[size_t(native_at_ + k)];
-        call.flops = w;
-      }
+      if (native_at_ >= 0) call.flops = counters::native_w(inst.counts, native_at_);
       if (auto d = decoded_.find({region, inst.group}); d != decoded_.end())
         table.add(inst.group, d->second.param_map(), d->second.expected_work, call);
       else

@@ -89,4 +89,19 @@ int native_events_at(const std::vector<EventInfo>& events) {
   return -1;
 }
 
+bool is_native_class(const std::vector<EventInfo>& events, size_t e) {
+  const int at = native_events_at(events);
+  return at >= 0 && e >= size_t(at) && e < size_t(at) + RP_NATIVE_SLOTS;
+}
+
+std::optional<double> native_w(const std::vector<double>& values, int at) {
+  if (at < 0 || size_t(at) + RP_NATIVE_SLOTS > values.size()) return std::nullopt;
+  double w = 0;
+  for (int s = 0; s < RP_NATIVE_SLOTS; ++s) {
+    if (!is_counted(values[size_t(at + s)])) return std::nullopt;
+    w += values[size_t(at + s)];
+  }
+  return w;
+}
+
 }  // namespace roofprof::counters

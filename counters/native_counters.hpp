@@ -7,6 +7,7 @@
 // backend opened it: a new thread's block may hold what a thread before it on the same stack
 // counted.
 #include <memory>
+#include <optional>
 
 #include "counters/backend.hpp"
 
@@ -14,8 +15,12 @@ namespace roofprof::counters {
 
 std::unique_ptr<Backend> make_native_backend();
 
-// Whether `events` (a backend's) hold native counting's classes, from `first` on; the first
-// index, or -1.
+// Where `events` (a backend's) hold native counting's classes: the first one's index, or -1.
 int native_events_at(const std::vector<EventInfo>& events);
+// Whether event `e` of `events` is one of native counting's classes.
+bool is_native_class(const std::vector<EventInfo>& events, size_t e);
+// W from the classes at `at` of `values` (native_events_at): their sum; nullopt when one is
+// missing or not counted.
+std::optional<double> native_w(const std::vector<double>& values, int at);
 
 }  // namespace roofprof::counters

@@ -152,24 +152,44 @@ void read_lsda(const Reader& r, uint64_t a, uint64_t func_start, std::vector<uin
   }
 }
 
-void read_fde(const Reader& r, uint64_t fde, std::vector<uint64_t>& out) {
+// One FDE: its function's extent, and where its augmentation data (the LSDA pointer) starts.
+struct Fde {
+  Cie cie;
+  uint64_t pc_begin = 0, pc_range = 0;
+  uint64_t augmentation = 0;  // address of the augmentation data length (with cie.has_augmentation_data)
+};
+
+std::optional<Fde> read_fde(const Reader& r, uint64_t fde) {
   uint64_t a = fde;
   auto len = r.fixed<uint32_t>(a);
-  if (!len || *len == 0 || *len == 0xffffffff) return;
+  if (!len || *len == 0 || *len == 0xffffffff) return std::nullopt;
   const uint64_t cie_ptr_at = a;
   auto cie_off = r.fixed<uint32_t>(a);
-  if (!cie_off || *cie_off == 0) return;
+  if (!cie_off || *cie_off == 0) return std::nullopt;
   auto cie = read_cie(r, cie_ptr_at - *cie_off);
-  if (!cie || cie->lsda_enc == kOmit || !cie->has_augmentation_data) return;
+  if (!cie) return std::nullopt;
   auto pc_begin = r.encoded(a, cie->fde_enc);
-  if (!pc_begin) return;
-  uint64_t range_at = a;
-  if (!r.encoded(range_at, uint8_t(cie->fde_enc & 0x0f))) return;
-  a = range_at;
-  if (!r.uleb(a)) return;  // augmentation data length
-  uint64_t lsda_at = a;
-  auto lsda = r.encoded(lsda_at, cie->lsda_enc);
-  if (lsda && *lsda) read_lsda(r, *lsda, *pc_begin, out);
+  if (!pc_begin) return std::nullopt;
+  auto pc_range = r.encoded(a, uint8_t(cie->fde_enc & 0x0f));
+  if (!pc_range) return std::nullopt;
+  return Fde{*cie, *pc_begin, *pc_range, a};
+}
+
+// Every FDE the .eh_frame_hdr search table at `eh_frame_hdr` lists, to `each`.
+template <class Each>
+void for_each_fde(const Reader& r, uint64_t eh_frame_hdr, Each each) {
+  uint64_t a = eh_frame_hdr;
+  auto version = r.fixed<uint8_t>(a), ptr_enc = r.fixed<uint8_t>(a), count_enc = r.fixed<uint8_t>(a),
+       table_enc = r.fixed<uint8_t>(a);
+  if (!version || *version != 1 || !ptr_enc || !count_enc || !table_enc) return;
+  if (!r.encoded(a, *ptr_enc, eh_frame_hdr)) return;
+  auto count = r.encoded(a, *count_enc, eh_frame_hdr);
+  if (!count) return;
+  for (uint64_t i = 0; i < *count; ++i) {
+    auto loc = r.encoded(a, *table_enc, eh_frame_hdr), fde = r.encoded(a, *table_enc, eh_frame_hdr);
+    if (!loc || !fde) break;
+    if (auto f = read_fde(r, *fde)) each(*f);
+  }
 }
 
 }  // namespace
@@ -177,20 +197,24 @@ void read_fde(const Reader& r, uint64_t fde, std::vector<uint64_t>& out) {
 std::vector<uint64_t> landing_pads(std::span<const CodeRange> mapped, uint64_t eh_frame_hdr) {
   const Reader r(mapped);
   std::vector<uint64_t> out;
-  uint64_t a = eh_frame_hdr;
-  auto version = r.fixed<uint8_t>(a), ptr_enc = r.fixed<uint8_t>(a), count_enc = r.fixed<uint8_t>(a),
-       table_enc = r.fixed<uint8_t>(a);
-  if (!version || *version != 1 || !ptr_enc || !count_enc || !table_enc) return out;
-  if (!r.encoded(a, *ptr_enc, eh_frame_hdr)) return out;
-  auto count = r.encoded(a, *count_enc, eh_frame_hdr);
-  if (!count) return out;
-  for (uint64_t i = 0; i < *count; ++i) {
-    auto loc = r.encoded(a, *table_enc, eh_frame_hdr), fde = r.encoded(a, *table_enc, eh_frame_hdr);
-    if (!loc || !fde) break;
-    read_fde(r, *fde, out);
-  }
+  for_each_fde(r, eh_frame_hdr, [&](const Fde& f) {
+    if (f.cie.lsda_enc == kOmit || !f.cie.has_augmentation_data) return;
+    uint64_t a = f.augmentation;
+    if (!r.uleb(a)) return;  // augmentation data length
+    auto lsda = r.encoded(a, f.cie.lsda_enc);
+    if (lsda && *lsda) read_lsda(r, *lsda, f.pc_begin, out);
+  });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<CodeExtent> unwind_ranges(std::span<const CodeRange> mapped, uint64_t eh_frame_hdr) {
+  const Reader r(mapped);
+  std::vector<CodeExtent> out;
+  for_each_fde(r, eh_frame_hdr, [&](const Fde& f) {
+    if (f.pc_range > 0) out.push_back({f.pc_begin, f.pc_range});
+  });
   return out;
 }
 

@@ -19,7 +19,7 @@
 #include "native/counting.hpp"
 #include "native/landing_pads.hpp"
 #include "native/plan_cache.hpp"
-#include "native/unwind_ranges.hpp"
+#include "native/eh_frame_hdr.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -39,12 +39,11 @@ bool never_counted(const std::string& path) {
 // (Debian's libopenblas: dscal_k_HASWELL calls its vector kernel, which has no name). Their
 // extents come from the unwind table, so that only code is decoded (never constants between
 // functions); each is named after the symbol before it.
-void add_unnamed_functions(const symbolizer::LoadedModule& m, std::span<const uint8_t> file,
-                           std::vector<native::Function>& functions) {
+void add_unnamed_functions(std::span<const native::CodeExtent> extents, std::vector<native::Function>& functions) {
   std::vector<native::Function> named = functions;
   std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-  for (const native::CodeExtent& e : native::unwind_ranges(file)) {
-    const uint64_t start = m.bias + e.start;
+  for (const native::CodeExtent& e : extents) {
+    const uint64_t start = e.start;
     auto after = std::upper_bound(named.begin(), named.end(), start,
                                   [](uint64_t a, const native::Function& f) { return a < f.start; });
     if (after != named.begin() && std::prev(after)->start + std::prev(after)->size > start) continue;  // named
@@ -55,16 +54,17 @@ void add_unnamed_functions(const symbolizer::LoadedModule& m, std::span<const ui
 }
 
 // The module's plan: kept on disk from an earlier run (native/plan_cache.hpp), or made now.
-native::ModulePlan plan_of(const symbolizer::LoadedModule& m, std::span<const uint8_t> file,
-                           std::span<const native::CodeRange> code, std::span<const native::CodeRange> data,
-                           std::span<const uint64_t> busy) {
+// `mapped`: its code and data; `eh_frame_hdr`: its unwind table's runtime address, if it has one.
+native::ModulePlan plan_of(const symbolizer::LoadedModule& m, std::span<const native::CodeRange> code,
+                           std::span<const native::CodeRange> data, std::span<const native::CodeRange> mapped,
+                           std::optional<uint64_t> eh_frame_hdr, std::span<const uint64_t> busy) {
   const auto key = native::plan_key(default_cache_dir(), m.path, busy, m.bias);
   if (key)
     if (auto kept = native::load_plan(*key, m.bias)) return std::move(*kept);
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
-  add_unnamed_functions(m, file, functions);
+  if (eh_frame_hdr) add_unnamed_functions(native::unwind_ranges(mapped, *eh_frame_hdr), functions);
   native::ModulePlan plan = native::plan_module(code, functions, busy, data);
   if (key) native::store_plan(*key, plan, m.bias);
   return plan;
@@ -155,9 +155,12 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   // C++ exception landing pads start blocks: the unwinder jumps there.
   std::vector<native::CodeRange> mapped = code;
   mapped.insert(mapped.end(), data.begin(), data.end());
-  if (auto hdr = native::eh_frame_hdr_address(file.bytes()))
-    for (uint64_t pad : native::landing_pads(mapped, m.bias + *hdr)) busy.push_back(pad);
-  native::ModulePlan plan = plan_of(m, file.bytes(), code, data, busy);
+  std::optional<uint64_t> eh_frame_hdr = native::eh_frame_hdr_address(file.bytes());
+  if (eh_frame_hdr) {
+    *eh_frame_hdr += m.bias;
+    for (uint64_t pad : native::landing_pads(mapped, *eh_frame_hdr)) busy.push_back(pad);
+  }
+  native::ModulePlan plan = plan_of(m, code, data, mapped, eh_frame_hdr, busy);
   done.fp_insns = plan.fp_insns;
   done.uncounted_fp_insns = plan.uncounted_fp_insns;
   done.uncounted = std::move(plan.uncounted);

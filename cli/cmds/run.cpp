@@ -32,7 +32,6 @@
 #include "counters/native_counters.hpp"
 #include "counters/run_backend.hpp"
 #include "emul/emul.hpp"
-#include "preload/native_format.h"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "regions/spec.hpp"
@@ -262,14 +261,11 @@ std::string agent_overhead_warning(const result::Region& r, const result::AgentB
     w += fmt::format(" (compensation took {:.3g} s of probe time off its {:.3g} s measured; the rest of the "
                      "probe's work inside its calls remains)",
                      r.compensation->subtracted_s(), measured);
-  // native counting's classes are read from memory, not with system calls
-  const size_t read_by_system_calls = size_t(std::count_if(events.begin(), events.end(), [](const std::string& e) {
-    return e.rfind("flops_", 0) != 0;
-  }));
-  if (read_by_system_calls > 0)
+  // `events`: the result's, which leave out native counting's classes (read from memory)
+  if (!events.empty())
     w += fmt::format("; each boundary also reads the {} counter{} with system calls: -e none times the calls "
                      "without them",
-                     read_by_system_calls, read_by_system_calls == 1 ? "" : "s");
+                     events.size(), events.size() == 1 ? "" : "s");
   return w;
 }
 
@@ -451,10 +447,8 @@ result::Run result_header(const RunOptions& o, const Measuring& m, const std::op
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   // native counting's classes are W's terms (flops_by_class), not counters of the regions
   const auto& events = m.counting.backend->events();
-  const int native_at = counters::native_events_at(events);
   for (size_t e = 0; e < events.size(); ++e)
-    if (native_at < 0 || e < size_t(native_at) || e >= size_t(native_at) + RP_NATIVE_SLOTS)
-      res.events.push_back(events[e].name);
+    if (!counters::is_native_class(events, e)) res.events.push_back(events[e].name);
   res.warnings = m.plan.warnings;
   for (const auto& n : m.counting.notes) res.warnings.push_back(n);
   return res;
