@@ -110,14 +110,24 @@ ModulePlan plan_module(std::span<const CodeRange> code, std::span<const Function
                        std::span<const uint64_t> busy, std::span<const CodeRange> data = {});
 
 struct Emitted {
+  uint64_t base = 0;                 // where the trampolines go
   std::vector<uint8_t> trampolines;  // plan.trampoline_bytes, to be written at `base`
   struct Jump {
     uint64_t at = 0;
     std::vector<uint8_t> bytes;  // e9 rel32, then int3 over the rest of the instructions it cuts
   };
-  std::vector<Jump> jumps;  // one per site, written after the trampolines
+  std::vector<Jump> jumps;  // one per site, sorted by address, written after the trampolines
+  // Offsets in `trampolines` of the rel32 fields that reach out of them (into the module: jumps
+  // back, branch targets, rip-relative operands): what moves when the trampolines move relative
+  // to the module (rebased()).
+  std::vector<uint32_t> relocs;
 };
 // Throws UserError when `base` is out of rel32 reach of a site or of a relocated operand.
 Emitted emit(const ModulePlan& plan, std::span<const CodeRange> code, uint64_t base);
+
+// The same trampolines and jumps for the module loaded `bias_shift` bytes further on and the
+// trampolines at `base`: byte for byte what emit() would give there, without decoding anything.
+// Throws UserError as emit() does when `base` is out of reach.
+Emitted rebased(Emitted e, int64_t bias_shift, uint64_t base);
 
 }  // namespace roofprof::native

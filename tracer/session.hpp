@@ -231,7 +231,7 @@ class Session : public regions::CountSource {
                                          TraceeAddr site, const std::variant<probes::EntryPatch, std::string>& plan,
                                          const ThunkCode& thunk_code);
   void initial_check(Task& t);
-  TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size);
+  TraceeAddr map_scratch(Task& t, TraceeAddr near, size_t size, TraceeAddr prefer = TraceeAddr());
   // AddressSpace::add_probe with scratch pages mapped in `t`; false (warned once) when none
   // could be: the probe is left out and the run goes on.
   bool add_probe(Task& t, TraceeAddr at, const Probe& p);

@@ -213,16 +213,23 @@ bool Session::add_probe(Task& t, TraceeAddr at, const Probe& p) {
   return false;
 }
 
-// Maps a page as close as possible to `near` (rip-relative reach), in a hole of the tracee's
-// address space, by running mmap(MAP_FIXED_NOREPLACE) inside the stopped task.
-TraceeAddr Session::map_scratch(Task& t, TraceeAddr near, size_t size) {
+// Maps `size` bytes at `prefer` when a hole of the tracee's address space has room for them
+// there, else as close as possible to `near` (rip-relative reach), by running
+// mmap(MAP_FIXED_NOREPLACE) inside the stopped task.
+TraceeAddr Session::map_scratch(Task& t, TraceeAddr near, size_t size, TraceeAddr prefer) {
   auto maps = symbolizer::read_maps(t.group->tgid);
   std::sort(maps.begin(), maps.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
   const uint64_t page = 4096, lowest = 0x10000;
   uint64_t best = 0, best_dist = UINT64_MAX;
+  bool preferred = false;
   uint64_t prev_end = lowest;
   auto consider = [&](uint64_t lo, uint64_t hi) {
     if (hi <= lo || hi - lo < size + 2 * page) return;
+    if (prefer && prefer.value() % page == 0 && prefer.value() >= lo + page && prefer.value() + size + page <= hi) {
+      best = prefer.value(), preferred = true;
+      return;
+    }
+    if (preferred) return;
     // the end of the hole nearest to `near`
     uint64_t cand = near.value() < lo ? lo + page : hi - size - page;
     uint64_t dist = cand > near.value() ? cand - near.value() : near.value() - cand;

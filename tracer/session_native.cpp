@@ -18,7 +18,7 @@
 #include "common/strings.hpp"
 #include "native/counting.hpp"
 #include "native/landing_pads.hpp"
-#include "native/plan_cache.hpp"
+#include "native/patch_cache.hpp"
 #include "native/eh_frame_hdr.hpp"
 #include "tracer/session.hpp"
 
@@ -26,13 +26,11 @@ namespace roofprof::tracer {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 // The dynamic linker runs while modules load (its code is never patched under it); the agent's
 // code is the probes' own.
 bool never_counted(const std::string& path) {
   const std::string_view base = path_basename(path);
-  return starts_with(base, "ld-linux") || starts_with(base, "ld64.so") || base == kAgentModule;
+  return base.starts_with("ld-linux") || base.starts_with("ld64.so") || base == kAgentModule;
 }
 
 // Functions no symbol names: static functions of a library stripped to its dynamic symbols
@@ -53,21 +51,23 @@ void add_unnamed_functions(std::span<const native::CodeExtent> extents, std::vec
   }
 }
 
-// The module's plan: kept on disk from an earlier run (native/plan_cache.hpp), or made now.
-// `mapped`: its code and data; `eh_frame_hdr`: its unwind table's runtime address, if it has one.
-native::ModulePlan plan_of(const symbolizer::LoadedModule& m, std::span<const native::CodeRange> code,
-                           std::span<const native::CodeRange> data, std::span<const native::CodeRange> mapped,
-                           std::optional<uint64_t> eh_frame_hdr, std::span<const uint64_t> busy) {
-  const auto key = native::plan_key(default_cache_dir(), m.path, busy, m.bias);
-  if (key)
-    if (auto kept = native::load_plan(*key, m.bias)) return std::move(*kept);
+// The module's plan, made now from its code and data as its file holds them (`file`), with the
+// probe addresses `busy`. C++ exception landing pads start blocks too (the unwinder jumps there),
+// and the unwind table gives the extents of the functions no symbol names.
+native::ModulePlan make_plan(const symbolizer::LoadedModule& m, std::span<const native::CodeRange> code,
+                             std::span<const native::CodeRange> data, std::span<const uint8_t> file,
+                             std::vector<uint64_t> busy) {
+  std::vector<native::CodeRange> mapped(code.begin(), code.end());
+  mapped.insert(mapped.end(), data.begin(), data.end());
   std::vector<native::Function> functions;
   for (const auto& s : m.elf->functions())
     if (s.size > 0) functions.push_back({m.bias + s.value, s.size, s.name});
-  if (eh_frame_hdr) add_unnamed_functions(native::unwind_ranges(mapped, *eh_frame_hdr), functions);
-  native::ModulePlan plan = native::plan_module(code, functions, busy, data);
-  if (key) native::store_plan(*key, plan, m.bias);
-  return plan;
+  if (std::optional<uint64_t> eh_frame_hdr = native::eh_frame_hdr_address(file)) {
+    *eh_frame_hdr += m.bias;
+    for (uint64_t pad : native::landing_pads(mapped, *eh_frame_hdr)) busy.push_back(pad);
+    add_unnamed_functions(native::unwind_ranges(mapped, *eh_frame_hdr), functions);
+  }
+  return native::plan_module(code, functions, busy, data);
 }
 
 // A module's file, mapped privately (copy on write: the jumps are applied to it page by page).
@@ -95,29 +95,30 @@ class FileImage {
   std::span<uint8_t> data_;
 };
 
-// The jumps, applied to a copy of the code and written a stretch at a time: one write per run
-// of jumps less than a page apart (a write per jump costs a system call and a page walk each:
-// seconds for a BLAS library's 80,000 sites).
+// The jumps, laid over the module's original bytes and written a stretch at a time: one write
+// per run of jumps less than a page apart (a write per jump costs a system call and a page walk
+// each: seconds for a BLAS library's 80,000 sites).
 void write_jumps(const TraceeMemory& mem, std::span<const native::CodeRange> code,
                  const std::vector<native::Emitted::Jump>& jumps) {
   constexpr uint64_t kGap = 4096;
+  std::vector<uint8_t> stretch;
   for (const native::CodeRange& r : code) {
-    // The module's own copy (a private mapping of its file, or what was read): patched in place.
-    std::span<uint8_t> patched(const_cast<uint8_t*>(r.bytes.data()), r.bytes.size());
-    uint64_t lo = UINT64_MAX, hi = 0;
-    auto flush = [&] {
-      if (lo < hi && !mem.write(TraceeAddr(lo), patched.data() + (lo - r.address), hi - lo))
-        throw UserError(fmt::format("its code at {:#x} cannot be written", lo));
-      lo = UINT64_MAX, hi = 0;
+    auto in_range = [&](const native::Emitted::Jump& j) {
+      return j.at >= r.address && j.at + j.bytes.size() <= r.address + r.bytes.size();
     };
-    for (const auto& j : jumps) {  // sorted by address, as the plan's sites
-      if (j.at < r.address || j.at + j.bytes.size() > r.address + r.bytes.size()) continue;
-      if (lo != UINT64_MAX && j.at > hi + kGap) flush();
-      std::copy(j.bytes.begin(), j.bytes.end(), patched.begin() + (j.at - r.address));
-      lo = std::min(lo, j.at);
-      hi = std::max<uint64_t>(hi, j.at + j.bytes.size());
+    auto j = std::find_if(jumps.begin(), jumps.end(), in_range);  // sorted by address, as the plan's sites
+    while (j != jumps.end() && in_range(*j)) {
+      auto last = j;
+      uint64_t hi = j->at + j->bytes.size();
+      for (auto k = std::next(j); k != jumps.end() && in_range(*k) && k->at <= hi + kGap; ++k)
+        last = k, hi = std::max<uint64_t>(hi, k->at + k->bytes.size());
+      const uint64_t lo = j->at;
+      stretch.assign(r.bytes.begin() + long(lo - r.address), r.bytes.begin() + long(hi - r.address));
+      for (auto k = j; k != std::next(last); ++k) std::copy(k->bytes.begin(), k->bytes.end(), stretch.begin() + long(k->at - lo));
+      if (!mem.write(TraceeAddr(lo), stretch.data(), stretch.size()))
+        throw UserError(fmt::format("its code at {:#x} cannot be written", lo));
+      j = std::next(last);
     }
-    flush();
   }
 }
 
@@ -140,7 +141,7 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   for (const auto& [addr, kind] : hooks) busy.push_back(m.bias + addr);
   for (const auto& p : planned_for(g, m, is_main)) busy.push_back(m.bias + p.address);
   // Its code, and its other segments (jump tables are in .rodata), as its file holds them: the
-  // module is patched before its code runs or is relocated (a private mapping, no copy).
+  // module is patched before its code runs or is relocated.
   const FileImage file(m.path);
   if (!file.ok()) {
     done.failure = "its file cannot be read";
@@ -152,31 +153,38 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
     (seg.exec ? code : data).push_back({m.bias + seg.vaddr, file.bytes().subspan(seg.offset, seg.filesz)});
   }
   if (code.empty()) return;
-  // C++ exception landing pads start blocks: the unwinder jumps there.
-  std::vector<native::CodeRange> mapped = code;
-  mapped.insert(mapped.end(), data.begin(), data.end());
-  std::optional<uint64_t> eh_frame_hdr = native::eh_frame_hdr_address(file.bytes());
-  if (eh_frame_hdr) {
-    *eh_frame_hdr += m.bias;
-    for (uint64_t pad : native::landing_pads(mapped, *eh_frame_hdr)) busy.push_back(pad);
-  }
-  native::ModulePlan plan = plan_of(m, code, data, mapped, eh_frame_hdr, busy);
-  done.fp_insns = plan.fp_insns;
-  done.uncounted_fp_insns = plan.uncounted_fp_insns;
-  done.uncounted = std::move(plan.uncounted);
-  if (plan.sites.empty()) {
+  // What an earlier run made of the same file with the same probes (native/patch_cache.hpp).
+  const auto key = native::patch_key(default_cache_dir(), m.path, busy, m.bias);
+  std::optional<native::ModulePatch> kept = key ? native::load_patch(*key, m.bias) : std::nullopt;
+  std::optional<native::ModulePlan> plan;
+  if (!kept) plan = make_plan(m, code, data, file.bytes(), std::move(busy));
+  native::ModulePatch patch = kept ? std::move(*kept) : native::summary_of(*plan);
+  done.fp_insns = patch.fp_insns;
+  done.uncounted_fp_insns = patch.uncounted_fp_insns;
+  done.uncounted = patch.uncounted;
+  if (patch.sites == 0) {
+    if (plan && key) native::store_patch(*key, patch, m.bias);
     watch_uncounted(t, outcome_.native.size() - 1);
     return;
   }
   try {
-    const uint64_t pages = (plan.trampoline_bytes + 4095) & ~uint64_t(4095);
-    const TraceeAddr base = map_scratch(t, TraceeAddr(code.front().address), pages);
+    const uint64_t bytes = kept ? patch.emitted.trampolines.size() : plan->trampoline_bytes;
+    const uint64_t pages = (bytes + 4095) & ~uint64_t(4095);
+    // Where the kept trampolines were relative to the module, if that is free: nothing moves.
+    const TraceeAddr base = map_scratch(t, TraceeAddr(code.front().address), pages,
+                                        kept ? TraceeAddr(patch.emitted.base) : TraceeAddr());
     if (!base) throw UserError("no memory could be mapped near it for its trampolines");
-    native::Emitted out = native::emit(plan, code, base.value());
+    if (kept) {
+      if (patch.emitted.base != base.value()) patch.emitted = native::rebased(std::move(patch.emitted), 0, base.value());
+    } else {
+      patch.emitted = native::emit(*plan, code, base.value());
+      if (key) native::store_patch(*key, patch, m.bias);
+    }
+    const native::Emitted& out = patch.emitted;
     if (!g.as->mem().write(base, out.trampolines.data(), out.trampolines.size()))
       throw UserError("its trampolines cannot be written");
     write_jumps(g.as->mem(), code, out.jumps);
-    done.sites = plan.sites.size();
+    done.sites = patch.sites;
     watch_uncounted(t, outcome_.native.size() - 1);
   } catch (const UserError& e) {
     // Jumps already written stay: their trampolines are complete. Those not written count nothing.

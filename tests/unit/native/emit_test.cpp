@@ -80,5 +80,48 @@ TEST(Emit, ABaseOutOfRel32ReachIsAUserError) {
   EXPECT_THROW(emit(plan, cases().code(), far), UserError);
 }
 
+// The module `shift` bytes further on: the same bytes at other addresses.
+struct Shifted {
+  std::vector<CodeRange> code, data;
+  std::vector<Function> functions;
+  Shifted(const LoadedModule& m, int64_t shift) {
+    for (CodeRange r : m.code()) code.push_back({r.address + uint64_t(shift), r.bytes});
+    for (CodeRange r : m.data()) data.push_back({r.address + uint64_t(shift), r.bytes});
+    for (Function f : m.functions()) functions.push_back({f.start + uint64_t(shift), f.size, f.name});
+  }
+};
+
+// A kept patch moved (rebased) is byte for byte what emit gives for the module and trampolines
+// where they are now: the module moved by one amount and the trampolines by another.
+TEST(Emit, RebasedIsWhatEmitGivesWhereTheModuleAndTrampolinesNowAre) {
+  const ModulePlan plan = cases().plan();
+  const uint64_t base = cases().code().front().address - (64u << 20);
+  const Emitted kept = emit(plan, cases().code(), base);
+  ASSERT_FALSE(kept.relocs.empty());
+  for (int64_t shift : {int64_t(0), int64_t(0x3000), -int64_t(0x12345000)}) {
+    const Shifted moved(cases(), shift);
+    const ModulePlan there = plan_module(moved.code, moved.functions, {}, moved.data);
+    ASSERT_EQ(there.sites.size(), plan.sites.size());
+    for (uint64_t new_base : {base + uint64_t(shift), base + uint64_t(shift) + (5u << 20), base + uint64_t(shift) - (700u << 20)}) {
+      const Emitted want = emit(there, moved.code, new_base);
+      const Emitted got = rebased(kept, shift, new_base);
+      EXPECT_EQ(got.base, new_base);
+      EXPECT_EQ(got.trampolines, want.trampolines) << shift << " " << std::hex << new_base;
+      EXPECT_EQ(got.relocs, want.relocs);
+      ASSERT_EQ(got.jumps.size(), want.jumps.size());
+      for (size_t k = 0; k < want.jumps.size(); ++k) {
+        EXPECT_EQ(got.jumps[k].at, want.jumps[k].at);
+        EXPECT_EQ(got.jumps[k].bytes, want.jumps[k].bytes);
+      }
+    }
+  }
+}
+
+TEST(Emit, RebasedOutOfRel32ReachIsAUserError) {
+  const ModulePlan plan = cases().plan();
+  const Emitted kept = emit(plan, cases().code(), cases().code().front().address - (64u << 20));
+  EXPECT_THROW(rebased(kept, 0, cases().code().front().address + (uint64_t(8) << 30)), UserError);
+}
+
 }  // namespace
 }  // namespace roofprof::native::test

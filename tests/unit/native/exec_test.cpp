@@ -14,19 +14,23 @@
 namespace roofprof::native::test {
 namespace {
 
+// `emitted_apart` nonzero: the patched copy's trampolines were emitted for another place and
+// moved to theirs (rebased(), as a patch kept from an earlier run is).
 struct Pair {
   LoadedModule pristine, patched;
   ModulePlan plan;
-  explicit Pair(const std::string& name) : pristine(fixture_path(name)), patched(fixture_path(name)) {
+  Pair(const std::string& name, int64_t emitted_apart) : pristine(fixture_path(name)), patched(fixture_path(name)) {
     plan = patched.plan();
-    patched.patch(plan);
+    patched.patch(plan, emitted_apart);
   }
 };
 
-Pair& module(const std::string& name) {
-  static std::map<std::string, std::unique_ptr<Pair>> loaded;
-  auto& p = loaded[name];
-  if (!p) p = std::make_unique<Pair>(name);
+constexpr int64_t kMoved = -(24ll << 20);  // emitted for trampolines 24 MiB lower
+
+Pair& module(const std::string& name, int64_t emitted_apart = 0) {
+  static std::map<std::pair<std::string, int64_t>, std::unique_ptr<Pair>> loaded;
+  auto& p = loaded[{name, emitted_apart}];
+  if (!p) p = std::make_unique<Pair>(name, emitted_apart);
   return *p;
 }
 
@@ -121,14 +125,36 @@ TEST(NativeExec, X87AndAvxClassesOfOneSite) {
   EXPECT_EQ(d[RP_NATIVE_X87], 1u);
 }
 
-// ---- compiled kernels (-O2 and -O3, -mavx2 -mfma) -----------------------------------------
+TEST(NativeExec, MovedTrampolinesRunAndCountAsEmittedOnes) {
+  Pair& m = module("libnative_plan_cases.so", kMoved);
+  const auto x = ramp(100, 0.25, 0.5);
+  double got = 0;
+  Slots d = counted([&] { got = m.patched.fn<double(long, const double*)>("p_loop")(100, x.data()); });
+  EXPECT_EQ(got, m.pristine.fn<double(long, const double*)>("p_loop")(100, x.data()));
+  EXPECT_EQ(d[RP_NATIVE_DP_SCALAR], 100u);
+  const uint64_t switch_counts[] = {1, 2, 2, 1, 0};
+  for (unsigned c = 0; c < 5; ++c) {
+    using Fn = double(unsigned, double, double);
+    d = counted([&] { got = m.patched.fn<Fn>("p_switch")(c, 3.0, 4.0); });
+    EXPECT_EQ(got, m.pristine.fn<Fn>("p_switch")(c, 3.0, 4.0)) << c;
+    EXPECT_EQ(d[RP_NATIVE_DP_SCALAR], switch_counts[c]) << c;
+  }
+  d = counted([&] { got = m.patched.fn<double(double)>("p_rip")(2.0); });
+  EXPECT_EQ(got, 7.0);
+  EXPECT_EQ(d[RP_NATIVE_DP_SCALAR], 2u);
+  d = counted([&] { got = m.patched.fn<double(double)>("p_call_splits")(1.5); });
+  EXPECT_EQ(got, m.pristine.fn<double(double)>("p_call_splits")(1.5));
+  EXPECT_EQ(d[RP_NATIVE_DP_SCALAR], 4u);
+}
 
-class Kernels : public ::testing::TestWithParam<const char*> {
+// ---- compiled kernels (-O2 and -O3, -mavx2 -mfma; emitted in place, and moved) -------------
+
+class Kernels : public ::testing::TestWithParam<std::tuple<const char*, int64_t>> {
  protected:
   void SetUp() override {
     if (!has_avx2_fma()) GTEST_SKIP() << "the fixture is built for AVX2 and FMA";
   }
-  Pair& m() { return module(GetParam()); }
+  Pair& m() { return module(std::get<0>(GetParam()), std::get<1>(GetParam())); }
 };
 
 TEST_P(Kernels, NothingTheyRunIsUncounted) {
@@ -222,7 +248,9 @@ TEST_P(Kernels, LongjmpOutOfACountedLoop) {
   EXPECT_EQ(total(d), 500u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Opt, Kernels, ::testing::Values("libnative_kernels_O2.so", "libnative_kernels_O3.so"));
+INSTANTIATE_TEST_SUITE_P(Opt, Kernels,
+                         ::testing::Combine(::testing::Values("libnative_kernels_O2.so", "libnative_kernels_O3.so"),
+                                            ::testing::Values(int64_t(0), kMoved)));
 
 // ---- C++ exceptions through counted code ----------------------------------------------------
 

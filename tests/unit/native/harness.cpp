@@ -99,7 +99,7 @@ void* LoadedModule::symbol(const char* name) const {
 
 ModulePlan LoadedModule::plan() const { return plan_module(code_, functions_, {}, data_); }
 
-void LoadedModule::patch(const ModulePlan& plan) {
+void LoadedModule::patch(const ModulePlan& plan, int64_t emitted_apart) {
   scratch_size_ = page_up(std::max<uint64_t>(plan.trampoline_bytes, 1));
   const uint64_t low = code_.front().address;
   for (uint64_t step = 1; step < 1024 && !scratch_; ++step) {
@@ -114,7 +114,9 @@ void LoadedModule::patch(const ModulePlan& plan) {
     scratch_ = p;
   }
   if (!scratch_) throw std::runtime_error("no scratch memory within reach of the module");
-  const Emitted e = emit(plan, code_, uint64_t(scratch_));
+  const Emitted e = emitted_apart == 0 ? emit(plan, code_, uint64_t(scratch_))
+                                       : rebased(emit(plan, code_, uint64_t(scratch_) + uint64_t(emitted_apart)), 0,
+                                                 uint64_t(scratch_));
   std::memcpy(scratch_, e.trampolines.data(), e.trampolines.size());
   mprotect(scratch_, scratch_size_, PROT_READ | PROT_EXEC);
   for (const CodeRange& r : code_) {

@@ -41,8 +41,10 @@ class LoadedModule {
   uint64_t eh_frame_hdr() const { return eh_frame_hdr_; }  // PT_GNU_EH_FRAME, 0 none
 
   ModulePlan plan() const;
-  // Emits the plan into scratch memory near the module and writes the jumps.
-  void patch(const ModulePlan& plan);
+  // Emits the plan into scratch memory near the module and writes the jumps. `emitted_apart`
+  // nonzero: emitted for trampolines that many bytes from the scratch memory, then moved there
+  // with rebased(), as a patch kept from another run is.
+  void patch(const ModulePlan& plan, int64_t emitted_apart = 0);
 
  private:
   void* symbol(const char* name) const;

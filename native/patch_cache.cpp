@@ -1,4 +1,4 @@
-#include "native/plan_cache.hpp"
+#include "native/patch_cache.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,8 +15,8 @@
 namespace roofprof::native {
 namespace {
 
-constexpr char kMagic[8] = {'R', 'P', 'N', 'P', 'L', 'A', 'N', '1'};
-constexpr uint64_t kMaxCacheBytes = 512ull << 20;  // OpenBLAS's plan is about 5 MiB
+constexpr char kMagic[8] = {'R', 'P', 'N', 'P', 'T', 'C', 'H', '1'};
+constexpr uint64_t kMaxCacheBytes = 512ull << 20;  // OpenBLAS's entry is about 17 MiB
 
 std::optional<std::string> identity(const std::string& path) {
   struct stat st {};
@@ -32,8 +32,10 @@ class Out {
     u64(s.size());
     bytes_ += s;
   }
-  void counts(const std::array<uint64_t, RP_NATIVE_SLOTS>& c) {
-    for (uint64_t v : c) u64(v);
+  template <class T>
+  void array(const std::vector<T>& v) {
+    u64(v.size());
+    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
   const std::string& bytes() const { return bytes_; }
 
@@ -57,9 +59,13 @@ class In {
     at_ += n;
     return true;
   }
-  bool counts(std::array<uint64_t, RP_NATIVE_SLOTS>& c) {
-    for (uint64_t& v : c)
-      if (!u64(v)) return false;
+  template <class T>
+  bool array(std::vector<T>& v, uint64_t max) {
+    uint64_t n = 0;
+    if (!u64(n) || n > max || (bytes_.size() - at_) / sizeof(T) < n) return false;
+    v.resize(n);
+    std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(T));
+    at_ += n * sizeof(T);
     return true;
   }
   bool done() const { return at_ == bytes_.size(); }
@@ -69,69 +75,68 @@ class In {
   size_t at_ = 0;
 };
 
-std::string serialize(const ModulePlan& plan, uint64_t bias) {
+std::string serialize(const ModulePatch& p, uint64_t bias) {
   Out o;
-  o.u64(plan.sites.size());
-  for (const Site& s : plan.sites) {
-    o.u64(s.start - bias);
-    o.u64(s.end - bias);
-    o.counts(s.counts);
-    o.u64(s.fp_insns);
-    o.u64(s.masked);
-    o.u64(uint64_t(s.flags_saved) | uint64_t(s.probed) << 1);
-    o.u64(s.trampoline_at);
-    o.u64(s.trampoline_size);
-    o.u64(s.segments.size());
-    for (const Segment& g : s.segments) {
-      o.u64(g.start - bias);
-      o.counts(g.counts);
-      o.u64(g.flags_saved);
-    }
-  }
-  o.u64(plan.uncounted.size());
-  for (const Uncounted& u : plan.uncounted) {
+  o.u64(p.sites);
+  o.u64(p.fp_insns);
+  o.u64(p.uncounted_fp_insns);
+  o.u64(p.uncounted.size());
+  for (const Uncounted& u : p.uncounted) {
     o.u64(u.start - bias);
     o.str(u.function);
     o.str(u.why);
     o.u64(u.fp_insns);
   }
-  o.u64(plan.fp_insns);
-  o.u64(plan.uncounted_fp_insns);
-  o.u64(plan.trampoline_bytes);
+  const Emitted& e = p.emitted;
+  o.u64(e.base - bias);
+  o.array(e.trampolines);
+  o.array(e.relocs);
+  o.u64(e.jumps.size());
+  std::vector<uint8_t> jumps;  // per jump: its offset from the bias (8 bytes), length (1), bytes
+  for (const Emitted::Jump& j : e.jumps) {
+    const uint64_t at = j.at - bias;
+    jumps.insert(jumps.end(), reinterpret_cast<const uint8_t*>(&at), reinterpret_cast<const uint8_t*>(&at) + 8);
+    jumps.push_back(uint8_t(j.bytes.size()));
+    jumps.insert(jumps.end(), j.bytes.begin(), j.bytes.end());
+  }
+  o.array(jumps);
   return o.bytes();
 }
 
-std::optional<ModulePlan> deserialize(In& in, uint64_t bias) {
-  ModulePlan plan;
-  uint64_t n = 0, v = 0;
-  if (!in.u64(n) || n > (1u << 26)) return std::nullopt;
-  plan.sites.resize(n);
-  for (Site& s : plan.sites) {
-    uint64_t fp = 0, masked = 0, flags = 0, segments = 0;
-    if (!in.u64(s.start) || !in.u64(s.end) || !in.counts(s.counts) || !in.u64(fp) || !in.u64(masked) ||
-        !in.u64(flags) || !in.u64(s.trampoline_at) || !in.u64(s.trampoline_size) || !in.u64(segments) ||
-        segments > 4096)
-      return std::nullopt;
-    s.start += bias, s.end += bias;
-    s.fp_insns = uint32_t(fp), s.masked = uint32_t(masked);
-    s.flags_saved = flags & 1, s.probed = flags & 2;
-    s.segments.resize(segments);
-    for (Segment& g : s.segments) {
-      if (!in.u64(g.start) || !in.counts(g.counts) || !in.u64(v)) return std::nullopt;
-      g.start += bias;
-      g.flags_saved = v != 0;
-    }
+bool read_jumps(const std::vector<uint8_t>& bytes, uint64_t n, uint64_t bias, std::vector<Emitted::Jump>& out) {
+  out.resize(n);
+  size_t at = 0;
+  for (Emitted::Jump& j : out) {
+    if (bytes.size() - at < 9) return false;
+    std::memcpy(&j.at, &bytes[at], 8);
+    j.at += bias;
+    const size_t len = bytes[at + 8];
+    at += 9;
+    if (len < kJumpBytes || bytes.size() - at < len) return false;
+    j.bytes.assign(bytes.begin() + long(at), bytes.begin() + long(at + len));
+    at += len;
   }
-  if (!in.u64(n) || n > (1u << 26)) return std::nullopt;
-  plan.uncounted.resize(n);
-  for (Uncounted& u : plan.uncounted) {
+  return at == bytes.size();
+}
+
+std::optional<ModulePatch> deserialize(In& in, uint64_t bias) {
+  ModulePatch p;
+  uint64_t n = 0, v = 0;
+  if (!in.u64(p.sites) || !in.u64(p.fp_insns) || !in.u64(p.uncounted_fp_insns) || !in.u64(n) || n > (1u << 26))
+    return std::nullopt;
+  p.uncounted.resize(n);
+  for (Uncounted& u : p.uncounted) {
     if (!in.u64(u.start) || !in.str(u.function) || !in.str(u.why) || !in.u64(v)) return std::nullopt;
     u.start += bias;
     u.fp_insns = uint32_t(v);
   }
-  if (!in.u64(plan.fp_insns) || !in.u64(plan.uncounted_fp_insns) || !in.u64(plan.trampoline_bytes) || !in.done())
+  Emitted& e = p.emitted;
+  std::vector<uint8_t> jumps;
+  if (!in.u64(e.base) || !in.array(e.trampolines, 1ull << 32) || !in.array(e.relocs, 1ull << 30) || !in.u64(n) ||
+      n > (1u << 26) || !in.array(jumps, 1ull << 32) || !in.done() || !read_jumps(jumps, n, bias, e.jumps))
     return std::nullopt;
-  return plan;
+  e.base += bias;
+  return p;
 }
 
 // Entries beyond `max_bytes` in all go, the least recently written first.
@@ -140,7 +145,7 @@ void prune(const std::filesystem::path& dir, uint64_t max_bytes) {
   std::vector<std::tuple<std::filesystem::file_time_type, uint64_t, std::filesystem::path>> entries;
   uint64_t total = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.path().extension() != ".plan") continue;
+    if (!e.is_regular_file(ec)) continue;  // every file counts: entries, and those of older roofprofs (.plan)
     const uint64_t size = e.file_size(ec);
     if (ec) continue;
     entries.emplace_back(e.last_write_time(ec), size, e.path());
@@ -155,8 +160,17 @@ void prune(const std::filesystem::path& dir, uint64_t max_bytes) {
 
 }  // namespace
 
-std::optional<PlanKey> plan_key(const std::filesystem::path& dir, const std::string& module_path,
-                                std::span<const uint64_t> busy, uint64_t bias) {
+ModulePatch summary_of(ModulePlan plan) {
+  ModulePatch p;
+  p.sites = plan.sites.size();
+  p.fp_insns = plan.fp_insns;
+  p.uncounted_fp_insns = plan.uncounted_fp_insns;
+  p.uncounted = std::move(plan.uncounted);
+  return p;
+}
+
+std::optional<PatchKey> patch_key(const std::filesystem::path& dir, const std::string& module_path,
+                                  std::span<const uint64_t> busy, uint64_t bias) {
   if (dir.empty()) return std::nullopt;
   auto file = identity(module_path);
   auto self = identity("/proc/self/exe");  // a rebuilt roofprof may plan differently
@@ -168,14 +182,17 @@ std::optional<PlanKey> plan_key(const std::filesystem::path& dir, const std::str
   std::string text = module_path + "\n" + *file + "\n" + *self + "\n";
   for (uint64_t o : offsets) text += std::to_string(o) + ",";
   char name[40];
-  std::snprintf(name, sizeof name, "%016zx.plan", std::hash<std::string>{}(text));
-  return PlanKey{text, dir / "native" / name};
+  std::snprintf(name, sizeof name, "%016zx.patch", std::hash<std::string>{}(text));
+  return PatchKey{text, dir / "native" / name};
 }
 
-std::optional<ModulePlan> load_plan(const PlanKey& key, uint64_t bias) {
-  std::ifstream f(key.file, std::ios::binary);
+std::optional<ModulePatch> load_patch(const PatchKey& key, uint64_t bias) {
+  std::ifstream f(key.file, std::ios::binary | std::ios::ate);
   if (!f) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(f)), {});
+  const std::streamoff size = f.tellg();
+  if (size <= 0) return std::nullopt;
+  std::string bytes(size_t(size), '\0');
+  if (!f.seekg(0) || !f.read(bytes.data(), size)) return std::nullopt;
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
   In in(std::string_view(bytes).substr(sizeof kMagic));
   std::string text;
@@ -183,7 +200,7 @@ std::optional<ModulePlan> load_plan(const PlanKey& key, uint64_t bias) {
   return deserialize(in, bias);
 }
 
-void store_plan(const PlanKey& key, const ModulePlan& plan, uint64_t bias) {
+void store_patch(const PatchKey& key, const ModulePatch& patch, uint64_t bias) {
   std::error_code ec;
   std::filesystem::create_directories(key.file.parent_path(), ec);
   if (ec) return;
@@ -194,7 +211,7 @@ void store_plan(const PlanKey& key, const ModulePlan& plan, uint64_t bias) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return;
     out.write(kMagic, sizeof kMagic);
-    out << header.bytes() << serialize(plan, bias);
+    out << header.bytes() << serialize(patch, bias);
     if (!out) {
       std::filesystem::remove(tmp, ec);
       return;
