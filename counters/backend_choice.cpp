@@ -53,8 +53,7 @@ BackendChoice choose_native(const Capabilities& c, const std::string& why) {
   BackendChoice out{BackendKind::native, why + ": flops counted where they run, by patched code (native counting)", {}};
   if (c.valgrind_version) {
     out.traffic_by_emulation = true;
-    out.reason += "; bytes below L1 by an emulated run (valgrind " + *c.valgrind_version + ") where it fits "
-                  "--emul-budget";
+    out.reason += "; bytes below L1 by an emulated run (valgrind " + *c.valgrind_version + ") with --emul-budget";
   } else {
     out.warnings.push_back("bytes (Q) are not measured: no hardware counters and no valgrind for an emulated run "
                            "(sudo apt-get install valgrind)");

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "common/layout.hpp"
@@ -159,7 +160,13 @@ Capabilities probe_capabilities(Catalog catalog) {
   ValgrindEngine engine = valgrind_engine(ROOFPROF_VALGRIND_EXECUTABLE, ROOFPROF_VALGRIND_LIB_DIR);
   if (::access(engine.launcher.c_str(), X_OK) != 0) engine = {find_in_path("valgrind"), "", false};
   c.valgrind_path = engine.launcher;
-  if (!c.valgrind_path.empty()) c.valgrind_version = valgrind_version_of(engine);
+  // The engine roofprof was built against, or the install's copy of it: its version is known
+  // (a launch of valgrind costs every run a few milliseconds); another one on PATH is asked.
+  const bool known = engine.carried || engine.launcher == ROOFPROF_VALGRIND_EXECUTABLE;
+  if (known && std::string_view(ROOFPROF_VALGRIND_VERSION).size() > 0)
+    c.valgrind_version = ROOFPROF_VALGRIND_VERSION;
+  else if (!c.valgrind_path.empty())
+    c.valgrind_version = valgrind_version_of(engine);
   return c;
 }
 

@@ -46,7 +46,7 @@ TEST(ChooseBackend, AutoPicksNativeCountingWithoutAPmuAndSaysWhy) {
   EXPECT_EQ(to_string(b.kind), "native");
   EXPECT_EQ(b.reason, std::string("no usable hardware counters (") + kNoPmu +
                           "): flops counted where they run, by patched code (native counting); bytes below L1 by "
-                          "an emulated run (valgrind 3.19.0) where it fits --emul-budget");
+                          "an emulated run (valgrind 3.19.0) with --emul-budget");
   EXPECT_TRUE(b.traffic_by_emulation);
   EXPECT_TRUE(b.warnings.empty());
 }
