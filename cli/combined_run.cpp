@@ -75,8 +75,12 @@ std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModul
   return taken;
 }
 
-bool CombinedAgent::may_patch(const std::vector<regions::RegionId>& regions) const {
-  return patch_ && (!needs_arguments_ || std::none_of(regions.begin(), regions.end(), needs_arguments_));
+std::optional<std::string> CombinedAgent::patch_refusal(const std::vector<regions::RegionId>& regions) const {
+  if (!patch_) return std::string("--no-patch");
+  if (needs_arguments_ && std::any_of(regions.begin(), regions.end(), needs_arguments_))
+    return std::string("its calls are grouped by their arguments, read at each call's entry: --group-by args is the "
+                       "default for functions whose signature roofprof knows, --group-by caller keeps it in-process");
+  return std::nullopt;
 }
 
 uint32_t CombinedAgent::patched(const std::vector<regions::RegionId>& regions) {

@@ -39,7 +39,7 @@ class CombinedAgent final : public tracer::AgentLink {
   // tracer::AgentLink
   std::set<uint64_t> take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                           const std::vector<probes::PlannedProbe>& planned) override;
-  bool may_patch(const std::vector<regions::RegionId>& regions) const override;
+  std::optional<std::string> patch_refusal(const std::vector<regions::RegionId>& regions) const override;
   uint32_t patched(const std::vector<regions::RegionId>& regions) override;
   void publish(pid_t tgid) override;
   void forked(pid_t parent, pid_t child) override;

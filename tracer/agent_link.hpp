@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,10 +37,10 @@ class AgentLink {
   // function entries the agent measures: no breakpoint is planted there.
   virtual std::set<uint64_t> take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                                   const std::vector<probes::PlannedProbe>& planned) = 0;
-  // Whether the agent may measure a function entry of `regions` that the tracer patches
-  // (preload/patch_format.h): not when a region's calls are grouped by their arguments, which
-  // the tracer reads at a breakpoint.
-  virtual bool may_patch(const std::vector<regions::RegionId>& regions) const = 0;
+  // Why the agent may not measure a function entry of `regions` that the tracer patches
+  // (preload/patch_format.h), nullopt when it may: not with --no-patch, nor when a region's
+  // calls are grouped by their arguments, which the tracer reads at a breakpoint.
+  virtual std::optional<std::string> patch_refusal(const std::vector<regions::RegionId>& regions) const = 0;
   // The tracer patched a function entry of `regions`: the region word the agent's records of
   // it carry (RP_PATCH_REGION_FLAG | id).
   virtual uint32_t patched(const std::vector<regions::RegionId>& regions) = 0;

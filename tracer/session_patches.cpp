@@ -139,7 +139,7 @@ std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModul
   for (auto& [address, regions] : entries) {
     std::sort(regions.begin(), regions.end());
     regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
-    if (busy.count(address) || !opts_.agent->may_patch(regions)) continue;
+    if (busy.count(address)) continue;
     const symbolizer::Symbol* sym = m.elf->function_at(address);
     const std::string name = sym ? sym->name : fmt::format("{:#x}", address);
     auto refuse = [&](const std::string& why) {
@@ -147,6 +147,10 @@ std::set<uint64_t> Session::patch_entries(Task& t, const symbolizer::LoadedModul
                                         "measures it, a ptrace stop per call",
                                         planner_.regions().at(regions.front()).name, name, path_basename(m.path), why);
     };
+    if (auto why = opts_.agent->patch_refusal(regions)) {
+      if (*why != "--no-patch") refuse(*why);
+      continue;
+    }
     if (!sym || sym->value != address || sym->size == 0) {
       refuse("its size is unknown");
       continue;
@@ -211,7 +215,7 @@ std::set<uint64_t> Session::patch_spans(Task& t, const symbolizer::LoadedModule&
       refuse("other probes share its address");
       continue;
     }
-    if (busy.count(address) || !opts_.agent->may_patch({p.region})) continue;
+    if (busy.count(address) || opts_.agent->patch_refusal({p.region})) continue;
     const symbolizer::Symbol* sym = m.elf->function_at(address);
     if (!sym || sym->size == 0) {
       refuse("the function holding it has no size");

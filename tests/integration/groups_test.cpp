@@ -32,6 +32,32 @@ TEST(Groups, DgemmCallsGroupedBySize) {
   EXPECT_EQ((*g50)["params"]["k"], 25);
 }
 
+// Arguments are read at a breakpoint on each call's entry: said, with the way to keep the
+// function in-process (--group-by caller: its entry patched, no ptrace stop per call).
+TEST(Groups, ArgumentsReadAtABreakpointAreSaid) {
+  for (const std::string how : {"args", "caller"}) {
+    Sandbox sb;
+    RunOptions ro;
+    ro.env["OPENBLAS_NUM_THREADS"] = "1";
+    auto r = sb.roofprof({"run", "-q", "--backend", "time", "--group-by", how, "--region", "dgemm_", "--",
+                          fixture("run_blas_series")}, ro);
+    ASSERT_EQ(r.exit_code(), 0) << r.diag();
+    json doc = load_result(r);
+    json reg = region(doc, "dgemm_");
+    EXPECT_EQ(calls(reg), 4);
+    const std::string w = doc["warnings"].dump();
+    const bool said = w.find("region 'dgemm_': the entry of dgemm_ (") != std::string::npos &&
+                      w.find("its calls are grouped by their arguments, read at each call's entry") != std::string::npos;
+    if (how == "args") {
+      EXPECT_TRUE(said) << w;
+      EXPECT_EQ(reg["sources"]["calls"], "breakpoint") << reg.dump();
+    } else {
+      EXPECT_FALSE(said) << w;
+      EXPECT_EQ(reg["sources"]["calls"], "patch") << reg.dump();
+    }
+  }
+}
+
 TEST(Groups, EmulatedWPerGroup) {
   Sandbox sb;
   RunOptions ro;
