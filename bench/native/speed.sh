@@ -12,8 +12,11 @@
 #   counting   roofprof run --backend native --emul-budget 0 -r REGION (native counting and the
 #              region's probes, no emulated pass)
 #   default    roofprof run -r REGION (what a user gets: on a machine without a PMU, native
-#              counting and the emulated pass for the bytes below L1 when it fits --emul-budget)
-# and W per call against the analytic count (dgemm: 2 n^3). Prints a Markdown table.
+#              counting; the emulated pass for the bytes runs only with --emul-budget)
+# and W per call against the analytic count (dgemm: 2 n^3); besides the whole runs, the calls alone
+# (the program's own timer around its loop of calls, libs.c's calls_s): what counting costs the
+# work, apart from roofprof's fixed cost per run (start-up, symbol tables, the patches kept).
+# Prints a Markdown table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -36,27 +39,29 @@ gcc -O2 -o "$tmp/libs_dgemm" "$repo/bench/emul/libs.c" "$tmp/no_fftw.c" -lopenbl
 gcc -O2 -o "$tmp/libs_fftw" "$repo/bench/emul/libs.c" "$tmp/no_blas.c" -lfftw3 -lm
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 
-seconds() {  # wall seconds of "$@", output discarded
+seconds() {  # wall seconds of "$@", stdout discarded; the program's calls_s appended to $calls_to
   local t0 t1
   t0=$(date +%s.%N)
-  "$@" > /dev/null 2>&1
+  "$@" > /dev/null 2> "$tmp/err"
   t1=$(date +%s.%N)
+  sed -n 's/^calls_s=//p' "$tmp/err" | tail -1 >> "$calls_to"
   echo "$t1 - $t0" | bc -l
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-echo "| workload | bare s | counting s | default s | counting / bare | default / bare | W per call | analytic | W / analytic |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| workload | bare s | counting s | default s | counting / bare | default / bare | calls: bare s | calls: counting s | calls: counting / bare | W per call | analytic | W / analytic |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for w in "dgemm 1500 3 dgemm_" "fftw 4096 2000 fftw_execute"; do
   set -- $w
   kind=$1 n=$2 calls=$3 region=$4
-  : > "$tmp/bare" ; : > "$tmp/counting" ; : > "$tmp/default"
+  : > "$tmp/bare" ; : > "$tmp/counting" ; : > "$tmp/default" ; : > "$tmp/calls_bare" ; : > "$tmp/calls_counting"
   for _ in $(seq "$repeats"); do
-    seconds "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/bare"
-    seconds "$roofprof" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/c.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/counting"
-    seconds "$roofprof" run -q -r "$region" -o "$tmp/d.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/default"
+    calls_to="$tmp/calls_bare" seconds "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/bare"
+    calls_to="$tmp/calls_counting" seconds "$roofprof" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/c.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/counting"
+    calls_to=/dev/null seconds "$roofprof" run -q -r "$region" -o "$tmp/d.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/default"
   done
   b=$(median < "$tmp/bare") c=$(median < "$tmp/counting") d=$(median < "$tmp/default")
+  cb=$(median < "$tmp/calls_bare") cc=$(median < "$tmp/calls_counting")
   read -r wpc <<< "$(python3 -c "
 import json; r = json.load(open('$tmp/c.json'))['regions'][0]
 print(r['flops'] / r['calls'] if r['flops'] is not None and r['calls'] else 'null')")"
@@ -64,6 +69,7 @@ print(r['flops'] / r['calls'] if r['flops'] is not None and r['calls'] else 'nul
   ratio=$(python3 -c "
 try: print(f'{float(\"$wpc\") / float(\"$analytic\"):.4f}')
 except ValueError: print('-')")
-  printf "| %s n=%s x%s | %.3f | %.3f | %.3f | %.2f | %.2f | %s | %s | %s |\n" "$kind" "$n" "$calls" "$b" "$c" "$d" \
-    "$(echo "$c / $b" | bc -l)" "$(echo "$d / $b" | bc -l)" "$wpc" "$analytic" "$ratio"
+  printf "| %s n=%s x%s | %.3f | %.3f | %.3f | %.2f | %.2f | %.3f | %.3f | %.2f | %s | %s | %s |\n" "$kind" "$n" "$calls" \
+    "$b" "$c" "$d" "$(echo "$c / $b" | bc -l)" "$(echo "$d / $b" | bc -l)" "$cb" "$cc" "$(echo "$cc / $cb" | bc -l)" \
+    "$wpc" "$analytic" "$ratio"
 done
