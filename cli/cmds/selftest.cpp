@@ -50,7 +50,7 @@ std::vector<std::string> backends_for(const std::string& requested, std::vector<
     return {requested};
   }
   std::vector<std::string> out;
-  for (const char* b : {"perf", "emul"}) {
+  for (const char* b : {"perf", "native", "emul"}) {
     try {
       counters::choose_backend(b, caps);
       out.push_back(b);
@@ -58,7 +58,7 @@ std::vector<std::string> backends_for(const std::string& requested, std::vector<
       notes.push_back(fmt::format("backend {} not run: {}", b, e.what()));
     }
   }
-  if (out.empty()) throw UserError("--backend all: neither hardware counters nor valgrind are usable here (see roofprof doctor)");
+  if (out.empty()) throw UserError("--backend all: no backend that measures W can run here (see roofprof doctor)");
   return out;
 }
 
@@ -107,8 +107,10 @@ int run(const SelftestOptions& o) {
 
 Runner setup_selftest(CLI::App& sub) {
   auto o = std::make_shared<SelftestOptions>();
-  sub.add_option("--backend", o->backend, "auto (what run --backend auto uses), perf, emul, or all available")
-      ->check(CLI::IsMember({"auto", "perf", "emul", "all"}));
+  sub.add_option("--backend", o->backend,
+                 "auto (what run --backend auto uses), perf, native, emul, or all available (each checked against "
+                 "the kernels' known counts: with a PMU, all cross-checks the hardware's W with native counting's)")
+      ->check(CLI::IsMember({"auto", "perf", "native", "emul", "all"}));
   sub.add_flag("--quick", o->quick, "small set (default): in-LLC sizes and daxpy/triad beyond the LLC");
   sub.add_flag("--full", o->full, "every kernel at larger sizes, 3 runs each");
   sub.add_option("--json", o->json, "also write the table as JSON (docs/result-schema.md, selftest)");

@@ -51,6 +51,29 @@ TEST(Selftest, QuickThroughEmulationPasses) {
   EXPECT_GE(kernels_with_w, 15);
 }
 
+// Native counting (docs/native.md) through the same kernels: W exactly the declared flops of
+// every kernel (AVX2 and FMA ones included where the CPU has them), no bytes (n/a, not 0).
+TEST(Selftest, QuickThroughNativeCountingIsExact) {
+  Sandbox sb;
+  RunOptions ro;
+  ro.timeout = 280s;
+  auto r = sb.roofprof({"selftest", "--quick", "--backend", "native", "--json", "st.json"}, ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = json::parse(read_text(sb.path("st.json")));
+  EXPECT_EQ(doc["verdict"], "pass");
+  EXPECT_EQ(doc["backends"], json::array({"native"}));
+  int rows = 0;
+  for (const json& row : doc["rows"]) {
+    SCOPED_TRACE(row.dump());
+    EXPECT_EQ(row["backend"], "native");
+    EXPECT_EQ(row["ratio"]["W"]["median"], 1.0);
+    EXPECT_EQ(row["ratio"]["W"]["max"], 1.0);
+    EXPECT_TRUE(row["ratio"]["Q"].is_null() || row["ratio"]["Q"]["median"].is_null()) << "native counting measures no bytes";
+    ++rows;
+  }
+  EXPECT_GE(rows, 14);  // every kernel cold and warm in the LLC (fma warm only, where the CPU has it)
+}
+
 TEST(Selftest, QuickAndFullTogetherIsBadInput) {
   Sandbox sb;
   auto r = sb.roofprof({"selftest", "--quick", "--full"});
