@@ -48,8 +48,11 @@ std::optional<size_t> disp32_offset(std::span<const uint8_t> insn, size_t report
   return std::nullopt;
 }
 
-std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr) {
+std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr, uint64_t lo, uint64_t hi) {
   std::vector<uint64_t> out;
+  auto keep = [&](uint64_t target) {
+    if (target >= lo && target < hi) out.push_back(target);
+  };
   auto rel_at = [&](size_t i) {
     int32_t r;
     std::memcpy(&r, code.data() + i, 4);
@@ -58,9 +61,9 @@ std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr
   for (size_t i = 0; i + 5 <= code.size(); ++i) {
     const uint8_t b = code[i];
     if (b == 0xe8 || b == 0xe9) {
-      out.push_back(addr + i + 5 + uint64_t(int64_t(rel_at(i + 1))));
+      keep(addr + i + 5 + uint64_t(int64_t(rel_at(i + 1))));
     } else if (b == 0x0f && i + 6 <= code.size() && code[i + 1] >= 0x80 && code[i + 1] <= 0x8f) {
-      out.push_back(addr + i + 6 + uint64_t(int64_t(rel_at(i + 2))));
+      keep(addr + i + 6 + uint64_t(int64_t(rel_at(i + 2))));
     }
   }
   std::sort(out.begin(), out.end());

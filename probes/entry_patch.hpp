@@ -50,8 +50,11 @@ std::vector<uint64_t> branch_targets(std::span<const uint8_t> code, uint64_t add
 // byte scan at every offset (no disassembly that data could derail), sorted. Hand-written code
 // jumps into other functions' first bytes (glibc's __mempcpy_*_erms jumps past the first
 // instruction of __memmove_*_erms): the caller refuses to patch over such a target. A random
-// rel32 hitting a given 4-byte range is improbable, so false targets are rare.
-std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr);
+// rel32 hitting a given 4-byte range is improbable, so false targets are rare. Only targets in
+// [lo, hi) are kept (most byte patterns the scan finds are not instructions: their targets are
+// anywhere).
+std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr, uint64_t lo = 0,
+                                    uint64_t hi = UINT64_MAX);
 
 // Where the 32-bit displacement of a rip-relative operand sits in the instruction `insn`:
 // Capstone's `reported` offset when the four bytes there are `disp`. A rip-relative

@@ -65,12 +65,18 @@ std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::Loade
   auto key = std::make_pair(m.path, m.bias);
   auto it = rel32_index_.find(key);
   if (it == rel32_index_.end()) {
+    std::vector<std::pair<uint64_t, uint64_t>> code;  // runtime [start, end) of each code segment
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const auto& seg : m.elf->segments())
+      if (seg.exec && seg.filesz > 0) {
+        code.emplace_back(m.bias + seg.vaddr, m.bias + seg.vaddr + seg.filesz);
+        lo = std::min(lo, code.back().first), hi = std::max(hi, code.back().second);
+      }
     std::vector<uint64_t> all;
-    for (const auto& seg : m.elf->segments()) {
-      if (!seg.exec || seg.filesz == 0) continue;
-      std::vector<uint8_t> text(seg.filesz);
-      if (!mem.read(TraceeAddr(m.bias + seg.vaddr), text.data(), text.size())) continue;
-      auto found = probes::rel32_targets(text, m.bias + seg.vaddr);
+    for (const auto& [start, end] : code) {
+      std::vector<uint8_t> text(end - start);
+      if (!mem.read(TraceeAddr(start), text.data(), text.size())) continue;
+      auto found = probes::rel32_targets(text, start, lo, hi);  // an entry is in the module's code
       all.insert(all.end(), found.begin(), found.end());
     }
     std::sort(all.begin(), all.end());

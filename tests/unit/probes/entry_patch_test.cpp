@@ -197,5 +197,12 @@ TEST(SpanPatch, RefusesWhenCodeBeforeTheSiteJumpsIntoTheDisplacedBytes) {
             std::string::npos);
 }
 
+TEST(Rel32Targets, EveryCallJmpAndJccPatternSortedAndOnlyThoseInTheRange) {
+  // 0x1000: call +0x10 (-> 0x1015); 0x1005: jne -0x20 (-> 0xfeb); 0x100b: jmp +0x100000 (-> 0x101010)
+  const std::vector<uint8_t> code = {0xe8, 0x10, 0, 0, 0, 0x0f, 0x85, 0xe0, 0xff, 0xff, 0xff, 0xe9, 0, 0, 0x10, 0};
+  EXPECT_EQ(rel32_targets(code, 0x1000), (std::vector<uint64_t>{0xfeb, 0x1015, 0x101010}));
+  EXPECT_EQ(rel32_targets(code, 0x1000, 0x1000, 0x2000), (std::vector<uint64_t>{0x1015}));
+}
+
 }  // namespace
 }  // namespace roofprof::probes
