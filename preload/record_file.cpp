@@ -27,6 +27,8 @@ std::unique_ptr<RecordFile> RecordFile::open(const std::string& path) {
   int err = errno;
   ::close(fd);
   if (map == MAP_FAILED) throw UserError(fmt::format("cannot map agent record file {}: {}", path, std::strerror(err)));
+  // Read where records are, page by page: no readahead of the file's holes (ring.c does the same).
+  ::madvise(map, bytes, MADV_RANDOM);
   auto* h = static_cast<rp_file_header*>(map);
   std::string problem;
   if (std::memcmp(h->magic, RP_FILE_MAGIC, 8) != 0) problem = "bad magic";

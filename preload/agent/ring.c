@@ -35,6 +35,9 @@ int rp_file_create(pid_t ppid) {
     unlink(tmp);
     return -1;
   }
+  /* Pages appear one at a time as records are written: no readahead of the file's holes (on a
+   * disk file system, the first fault would read, and zero, a large folio of them). */
+  madvise(m, bytes, MADV_RANDOM);
   struct rp_file_header *h = m;
   memcpy(h->magic, RP_FILE_MAGIC, 8);
   h->version = RP_FILE_VERSION;
