@@ -186,7 +186,23 @@ std::optional<PatchKey> patch_key(const std::filesystem::path& dir, const std::s
   return PatchKey{text, dir / "native" / name};
 }
 
+namespace {
+
+// An entry is code roofprof writes into the programs it runs: only this user's, in a directory
+// only this user writes (another user's file, or one others could have replaced, is ignored).
+bool trusted(const std::filesystem::path& file) {
+  struct stat st {};
+  for (const std::filesystem::path& p : {file, file.parent_path()})
+    if (::lstat(p.c_str(), &st) != 0 || st.st_uid != ::geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+        S_ISLNK(st.st_mode))
+      return false;
+  return true;
+}
+
+}  // namespace
+
 std::optional<ModulePatch> load_patch(const PatchKey& key, uint64_t bias) {
+  if (!trusted(key.file)) return std::nullopt;
   std::ifstream f(key.file, std::ios::binary | std::ios::ate);
   if (!f) return std::nullopt;
   const std::streamoff size = f.tellg();
@@ -204,6 +220,7 @@ void store_patch(const PatchKey& key, const ModulePatch& patch, uint64_t bias) {
   std::error_code ec;
   std::filesystem::create_directories(key.file.parent_path(), ec);
   if (ec) return;
+  ::chmod(key.file.parent_path().c_str(), 0700);  // trusted() reads back only what this user could write
   Out header;
   header.str(key.text);
   const std::string tmp = key.file.string() + "." + std::to_string(::getpid()) + ".tmp";
@@ -217,6 +234,7 @@ void store_patch(const PatchKey& key, const ModulePatch& patch, uint64_t bias) {
       return;
     }
   }
+  ::chmod(tmp.c_str(), 0600);
   std::filesystem::rename(tmp, key.file, ec);
   if (ec) std::filesystem::remove(tmp, ec);
   prune(key.file.parent_path(), kMaxCacheBytes);

@@ -108,5 +108,24 @@ TEST_F(PatchCache, OtherProbesAChangedFileOrADamagedEntryReadBackAsNothing) {
   EXPECT_FALSE(patch_key(fs::path(), module_, busy, 0)) << "no cache directory, no key";
 }
 
+// An entry is code written into programs: one that others could have written is not used.
+TEST_F(PatchCache, AnEntryOthersCouldWriteIsNotUsed) {
+  const uint64_t busy[] = {0x1000};
+  auto key = patch_key(dir_, module_, busy, 0x100000000);
+  ASSERT_TRUE(key);
+  store_patch(*key, sample(0x100000000), 0x100000000);
+  EXPECT_EQ(fs::status(key->file).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  ASSERT_TRUE(load_patch(*key, 0x100000000));
+  fs::permissions(key->file, fs::perms::group_write | fs::perms::others_write, fs::perm_options::add);
+  EXPECT_FALSE(load_patch(*key, 0x100000000)) << "writable by others";
+  fs::permissions(key->file, fs::perms::group_write | fs::perms::others_write, fs::perm_options::remove);
+  ASSERT_TRUE(load_patch(*key, 0x100000000));
+  fs::permissions(key->file.parent_path(), fs::perms::others_write, fs::perm_options::add);
+  EXPECT_FALSE(load_patch(*key, 0x100000000)) << "in a directory others write";
+  // Storing again makes the directory this user's alone.
+  store_patch(*key, sample(0x100000000), 0x100000000);
+  EXPECT_TRUE(load_patch(*key, 0x100000000));
+}
+
 }  // namespace
 }  // namespace roofprof::native
