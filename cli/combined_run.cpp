@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <elf.h>
+
 #include <fstream>
 
 #include "common/clock.hpp"
@@ -152,17 +154,50 @@ void CombinedAgent::add_mechanisms(std::map<regions::RegionId, std::set<std::str
   for (regions::RegionId id : by_patch_) out[id].insert("patch");
 }
 
-bool is_statically_linked(const std::string& program) {
+namespace {
+
+// PT_INTERP of an ELF file: its dynamic linker's path, "" when it has none.
+std::string interpreter_of(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!f.read(reinterpret_cast<char*>(&eh), sizeof eh) || eh.e_phentsize != sizeof(Elf64_Phdr)) return "";
+  for (int i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!f.seekg(std::streamoff(eh.e_phoff + uint64_t(i) * sizeof ph)) || !f.read(reinterpret_cast<char*>(&ph), sizeof ph))
+      return "";
+    if (ph.p_type != PT_INTERP || ph.p_filesz == 0 || ph.p_filesz > 4096) continue;
+    std::string interp(ph.p_filesz, '\0');
+    if (!f.seekg(std::streamoff(ph.p_offset)) || !f.read(interp.data(), std::streamsize(interp.size()))) return "";
+    return interp.c_str();  // up to its NUL
+  }
+  return "";
+}
+
+}  // namespace
+
+runplan::Program program_facts(const std::string& program) {
+  runplan::Program facts;
   std::string path = find_in_path(program);
-  if (path.empty()) return false;
+  if (path.empty()) return facts;
   char head[2] = {0, 0};
   std::ifstream(path, std::ios::binary).read(head, 2);
-  if (head[0] == '#' && head[1] == '!') return false;
+  if (head[0] == '#' && head[1] == '!') return facts;
   try {
-    return !symbolizer::ElfFile::open(path)->has_interp();
+    auto elf = symbolizer::ElfFile::open(path);
+    facts.statically_linked = !elf->has_interp();
+    if (elf->has_interp()) {
+      const std::string interp = interpreter_of(path);
+      if (!interp.empty() && !path_basename(interp).starts_with("ld-linux"))
+        facts.not_glibc = "its dynamic linker is " + interp + ", not glibc's";
+    } else {
+      // glibc's static start-up sets up its thread control block; musl's and Go's do not have it.
+      const auto& fns = elf->functions();
+      const bool glibc = std::any_of(fns.begin(), fns.end(), [](const auto& s) { return s.name == "__libc_setup_tls"; });
+      if (!glibc) facts.not_glibc = "this statically linked program has no glibc in it";
+    }
   } catch (const UserError&) {
-    return false;
   }
+  return facts;
 }
 
 }  // namespace roofprof::cli

@@ -17,6 +17,7 @@
 #include "counters/backend.hpp"
 #include "preload/collector.hpp"
 #include "probes/plan.hpp"
+#include "runplan/run_plan.hpp"
 #include "tracer/agent_link.hpp"
 #include "tracer/session.hpp"
 
@@ -65,9 +66,10 @@ class CombinedAgent final : public tracer::AgentLink {
   pid_t root_ = 0;
 };
 
-// `program` (as typed: found on PATH) is an ELF without a dynamic linker, where LD_PRELOAD
-// does nothing. False for a script (its interpreter loads the agent) and for what cannot be
-// read (the tracer says what is wrong with it).
-bool is_statically_linked(const std::string& program);
+// What the plan needs to know of `program` (as typed: found on PATH, as exec would): whether it
+// is an ELF without a dynamic linker, where LD_PRELOAD does nothing, and whether its threads'
+// control blocks are glibc's (native counting keeps its counts there). Nothing of a script (its
+// interpreter runs) or of what cannot be read (the tracer says what is wrong with it).
+runplan::Program program_facts(const std::string& program);
 
 }  // namespace roofprof::cli

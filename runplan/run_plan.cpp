@@ -20,17 +20,18 @@ namespace {
 
 // Native counting patches the program's code as it loads, under ptrace: not with --no-ptrace,
 // not into a running process (--pid). Under a launcher a rank runs once: no emulated pass.
-BackendChoice native_for(const Request& r, BackendChoice choice, const std::optional<LaunchInfo>& launch,
-                         const BackendChoice* without_native) {
-  const char* cannot = !r.launch    ? "native counting patches the program's code as it loads, so it cannot attach to "
-                                      "a running process"
-                       : r.no_ptrace ? "native counting patches the program's code through ptrace, which --no-ptrace "
-                                       "turns off"
-                                     : nullptr;
-  if (cannot) {
-    if (r.backend == "native") throw UserError(std::string("--backend native: ") + cannot + "; use --backend emul or time");
+BackendChoice native_for(const Request& r, BackendChoice choice, const Program& program,
+                         const std::optional<LaunchInfo>& launch, const BackendChoice* without_native) {
+  const std::string cannot =
+      !r.launch    ? "native counting patches the program's code as it loads, so it cannot attach to a running process"
+      : r.no_ptrace ? "native counting patches the program's code through ptrace, which --no-ptrace turns off"
+      : !program.not_glibc.empty()
+          ? "native counting keeps its counts in glibc's thread control block, and " + program.not_glibc
+          : std::string();
+  if (!cannot.empty()) {
+    if (r.backend == "native") throw UserError("--backend native: " + cannot + "; use --backend emul or time");
     BackendChoice other = without_native ? *without_native : BackendChoice{BackendKind::time, cannot, {}};
-    other.reason = std::string(cannot) + "; " + other.reason;
+    other.reason = cannot + "; " + other.reason;
     return other;
   }
   if (launch && choice.traffic_by_emulation) {
@@ -43,10 +44,10 @@ BackendChoice native_for(const Request& r, BackendChoice choice, const std::opti
 
 }  // namespace
 
-BackendChoice counting_for(const Request& r, BackendChoice choice, const std::optional<LaunchInfo>& launch,
-                           const BackendChoice* without_native) {
+BackendChoice counting_for(const Request& r, BackendChoice choice, const Program& program,
+                           const std::optional<LaunchInfo>& launch, const BackendChoice* without_native) {
   if (choice.kind == BackendKind::native) {
-    choice = native_for(r, std::move(choice), launch, without_native);
+    choice = native_for(r, std::move(choice), program, launch, without_native);
     if (choice.kind == BackendKind::native) return choice;
   }
   if (choice.kind != BackendKind::emul) return choice;
@@ -78,7 +79,7 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
   if (r.no_ptrace && !r.launch)
     throw UserError("--no-ptrace cannot attach to a running process (--pid needs ptrace)");
   Plan p;
-  p.counting = counting_for(r, std::move(choice), launch, without_native);
+  p.counting = counting_for(r, std::move(choice), program, launch, without_native);
   p.native_counting = p.counting.kind == BackendKind::native;
   p.emulated_pass = p.counting.kind == BackendKind::emul || p.counting.traffic_by_emulation;
   p.emulated_traffic_only = p.native_counting && p.emulated_pass;

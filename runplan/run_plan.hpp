@@ -42,6 +42,9 @@ struct Request {
 // Facts about the program to start (ignored with --pid).
 struct Program {
   bool statically_linked = false;  // an ELF without PT_INTERP (a script is not)
+  // Why native counting cannot count it, if it cannot: its threads' control blocks are not
+  // glibc's (preload/native_format.h), e.g. "its dynamic linker is /lib/ld-musl-x86_64.so.1".
+  std::string not_glibc;
 };
 
 enum class Mechanism { Breakpoints, Agent, Combined };
@@ -66,8 +69,10 @@ struct Plan {
 
 // The counting of the run: `choice` (counters::choose_backend(request.backend, caps)), except
 // that emulation, which starts the program again, cannot for an attached process or an MPI
-// rank (time instead, or UserError when emul was asked for by name).
-counters::BackendChoice counting_for(const Request& request, counters::BackendChoice choice,
+// rank (time instead, or UserError when emul was asked for by name), and that native counting
+// cannot attach, run without ptrace or count a program not built on glibc (`without_native`
+// instead, or UserError when native was asked for by name).
+counters::BackendChoice counting_for(const Request& request, counters::BackendChoice choice, const Program& program,
                                      const std::optional<LaunchInfo>& launch,
                                      const counters::BackendChoice* without_native = nullptr);
 

@@ -154,7 +154,9 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   runplan::Request req = request_of(o);
   auto caps = counters::probe_capabilities(counters::catalog_with_user_sets(o.event_dir));
   const counters::BackendChoice without_native = counters::choose_without_native(caps, "");
-  auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), launch, &without_native);
+  runplan::Program program;
+  if (req.launch && !req.no_ptrace) program = program_facts(o.command.at(0));
+  auto choice = runplan::counting_for(req, counters::choose_backend(o.backend, caps), program, launch, &without_native);
   // Under emulation the native run is there for T, and under native counting W is read from
   // memory: software counters would add two read() system calls to every region call (1 us each
   // on the development VM), which disturb short calls' time more than they tell. They are
@@ -164,8 +166,6 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
     events = {"none"};
   auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == "process");
   const bool agent_counts = agent_counts_events(*counting.backend);
-  runplan::Program program;
-  if (req.launch && !req.no_ptrace) program.statically_linked = is_statically_linked(o.command.at(0));
   return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch, &without_native),
                    std::move(counting)};
 }

@@ -113,5 +113,28 @@ TEST(NativeCounting, UnpatchedCodeThatRanIsSaidAndCodeThatDidNotIsNot) {
   }
 }
 
+// Its counts live in glibc's thread control block: a program not built on glibc is never patched
+// (its own data would be overwritten there). Asked for by name, a one-line error before the
+// program starts; by default, what auto picks without native counting, and why.
+TEST(NativeCounting, ProgramsNotBuiltOnGlibcAreNotPatched) {
+  Sandbox sb;
+  auto musl = sb.roofprof({"run", "--backend", "native", "-r", "main", "--", fixture("run_musl_interp")});
+  EXPECT_EQ(musl.exit_code(), 2) << musl.diag();
+  EXPECT_EQ(musl.err, "roofprof: --backend native: native counting keeps its counts in glibc's thread control block, "
+                      "and its dynamic linker is /lib/ld-musl-x86_64.so.1, not glibc's; use --backend emul or time\n")
+      << musl.diag();
+  auto none = sb.roofprof({"run", "--backend", "native", "-r", "kernel", "--", fixture("run_no_libc")});
+  EXPECT_EQ(none.exit_code(), 2) << none.diag();
+  EXPECT_NE(none.err.find("this statically linked program has no glibc in it"), std::string::npos) << none.diag();
+  auto r = sb.roofprof({"run", "--no-cache-sim", "-r", "kernel", "--", fixture("run_no_libc")});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r);
+  EXPECT_NE(doc["backend"], "native") << r.diag();
+  EXPECT_FALSE(doc.contains("native_counting")) << doc.dump(1);  // nothing planned, nothing patched
+  // glibc's own static programs are counted natively.
+  auto glibc = sb.roofprof({"run", "--backend", "native", "-r", "main", "--", fixture("run_static_app")});
+  EXPECT_EQ(glibc.exit_code(), 0) << glibc.diag();
+}
+
 }  // namespace
 }  // namespace it

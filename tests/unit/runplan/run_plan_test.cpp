@@ -201,6 +201,31 @@ TEST(RunPlan, NativeCountingNeedsToStartTheProgramUnderPtrace) {
   EXPECT_THROW(make_plan(attach, native_choice(true), true, Program{}, std::nullopt, &emul), UserError);
 }
 
+// Its counts live in glibc's thread control block: a program built on another C library (musl, a
+// static Go program) gets what auto picks without native counting, and asking for it by name is
+// a one-line error.
+TEST(RunPlan, NativeCountingNeedsAGlibcProgram) {
+  const BackendChoice emul{BackendKind::emul, "valgrind 3.24.0 found: exact counts by emulation (much slower)", {}};
+  Program musl;
+  musl.not_glibc = "its dynamic linker is /lib/ld-musl-x86_64.so.1, not glibc's";
+  Plan p = make_plan(Request{}, native_choice(true), true, musl, std::nullopt, &emul);
+  EXPECT_EQ(p.counting.kind, BackendKind::emul);
+  EXPECT_FALSE(p.native_counting);
+  EXPECT_EQ(p.counting.reason, "native counting keeps its counts in glibc's thread control block, and its dynamic "
+                               "linker is /lib/ld-musl-x86_64.so.1, not glibc's; " + emul.reason);
+  Request by_name;
+  by_name.backend = "native";
+  try {
+    make_plan(by_name, native_choice(true), true, musl, std::nullopt, &emul);
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "--backend native: native counting keeps its counts in glibc's thread control "
+                                     "block, and its dynamic linker is /lib/ld-musl-x86_64.so.1, not glibc's; use "
+                                     "--backend emul or time");
+  }
+  EXPECT_TRUE(make_plan(by_name, native_choice(true), true, Program{}, std::nullopt, &emul).native_counting);
+}
+
 // A rank of an MPI job runs once: native counting, no emulated pass, said.
 TEST(RunPlan, NativeCountingUnderALauncherRunsOnce) {
   Plan p = make_plan(Request{}, native_choice(true), true, Program{}, mpirun());
