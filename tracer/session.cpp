@@ -413,16 +413,20 @@ void Session::on_exec(Task& t) {
   g.initial_check_done = false;
   g.exiting = false;
   if (g.counters && !g.counters->has_thread(t.tid)) g.counters->add_thread(t.tid);
-  if (g.tgid == main_pid_ && step_ns_.empty()) calibrate_stop_cost(t);
-  scan_modules(t);
   // The entry point: every library the program links against is loaded by then.
   std::ifstream auxv("/proc/" + std::to_string(g.tgid) + "/auxv", std::ios::binary);
   uint64_t kv[2];
   while (auxv.read(reinterpret_cast<char*>(kv), sizeof kv) && kv[0] != 0) {
     if (kv[0] == 9 /* AT_ENTRY */) g.entry_point = TraceeAddr(kv[1]);
   }
+  // A static program starts at its entry point, where it stands now: its own first instructions
+  // are not stepped through (they may call a region before its probes are placed), and nothing
+  // is left to load.
+  const bool at_entry = g.entry_point && t.regs().rip == g.entry_point.value();
+  if (g.tgid == main_pid_ && step_ns_.empty()) at_entry ? calibrate_stop_cost_apart() : calibrate_stop_cost(t);
+  scan_modules(t);
   if (g.entry_point) {
-    if (!add_probe(t, g.entry_point, Probe{ProbeKind::EntryPoint})) initial_check(t);
+    if (at_entry || !add_probe(t, g.entry_point, Probe{ProbeKind::EntryPoint})) initial_check(t);
   } else {
     initial_check(t);
   }

@@ -179,7 +179,7 @@ class Session : public regions::CountSource {
   void stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s);
   bool probing_stopped(regions::RegionId region) const;
   void calibrate_stop_cost(Task& t);  // a few single steps of a task at its exec stop
-  void calibrate_stop_cost_apart();   // the same on a child of roofprof's own (--pid)
+  void calibrate_stop_cost_apart();   // the same on a child of roofprof's own (--pid, a static program)
   // The cost of one stop: the kernel's round trip (median of the timed single steps) plus our
   // mean handling time per stop; 0 before a step was timed.
   int64_t stop_cost_ns() const;

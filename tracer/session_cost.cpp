@@ -37,8 +37,9 @@ int64_t Session::stop_cost_ns() const {
   return v[v.size() / 2] + (handled_stops_ ? handling_ns_ / int64_t(handled_stops_) : 0);
 }
 
-// At the exec stop of the program roofprof started: 16 single steps of its first instructions
-// (the dynamic linker's, which run next anyway), each a ptrace round trip with one instruction
+// At the exec stop of a dynamically linked program roofprof started: 16 single steps of its first
+// instructions (the dynamic linker's, which run next anyway; a static program's own are
+// measured apart, on a child of roofprof's), each a ptrace round trip with one instruction
 // in it: the kernel's part of a stop. Steps of displaced instructions add samples during the
 // run; our own part (reading counters, registers, memory) is measured on every stop.
 void Session::calibrate_stop_cost(Task& t) {

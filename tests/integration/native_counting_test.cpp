@@ -131,6 +131,10 @@ TEST(NativeCounting, ProgramsNotBuiltOnGlibcAreNotPatched) {
   json doc = load_result(r);
   EXPECT_NE(doc["backend"], "native") << r.diag();
   EXPECT_FALSE(doc.contains("native_counting")) << doc.dump(1);  // nothing planned, nothing patched
+  EXPECT_NE(r.err.find("native counting keeps its counts in glibc's thread control block, and this statically "
+                       "linked program has no glibc in it"), std::string::npos) << r.diag();
+  // Its first instructions call the region: not stepped through before the probes are placed.
+  EXPECT_EQ(calls(region(doc, "kernel")), 1) << doc.dump(1);
   // glibc's own static programs are counted natively.
   auto glibc = sb.roofprof({"run", "--backend", "native", "-r", "main", "--", fixture("run_static_app")});
   EXPECT_EQ(glibc.exit_code(), 0) << glibc.diag();
