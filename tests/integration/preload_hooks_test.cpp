@@ -194,7 +194,14 @@ TEST_P(PreloadHooks, OpenBlasDgemm) {
     expect_returns(reg, 4, probe());
   }
   EXPECT_GT(counter(reg, "task-clock"), 0) << reg.dump();
-  expect_no_warnings(doc);
+  if (GetParam() == Mode::Patch) {
+    // Its entry could be patched but for the arguments: said, once.
+    json w = plain_warnings(doc);
+    ASSERT_EQ(w.size(), 1u) << w.dump(1);
+    EXPECT_NE(w[0].get<std::string>().find("its calls are grouped by their arguments"), std::string::npos) << w.dump(1);
+  } else {
+    expect_no_warnings(doc);
+  }
 }
 
 // C++ regions by demangled name, matched inside the agent (__cxa_demangle of the program).

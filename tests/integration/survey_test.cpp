@@ -199,10 +199,16 @@ TEST(Survey, RegionsFromASurveyFile) {
   auto r = sb.roofprof({"run", "--regions-from", "s.json", "--", fixture("run_three_kernels")});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   json doc = load_result(r);
-  std::set<std::string> names;
+  std::set<std::string> names, surveyed;
   for (const auto& reg : doc["regions"]) names.insert(reg["name"].get<std::string>());
+  // The survey's functions, less its pseudo-functions ("[kernel]": time in the kernel, which
+  // a loaded machine may put among the top 3), are the regions.
+  const json survey = load_result(s, "s.json");
+  for (const auto& f : survey["survey"]["functions"])
+    if (f["name"].get<std::string>().rfind("[", 0) != 0) surveyed.insert(f["name"].get<std::string>());
   EXPECT_TRUE(names.count("kernel_big")) << r.diag();
-  EXPECT_EQ(doc["regions"].size(), 3u) << r.diag();
+  EXPECT_GE(names.size(), 2u) << r.diag();
+  EXPECT_EQ(names, surveyed) << r.diag();
 }
 
 TEST(Survey, BadInput) {
