@@ -151,7 +151,14 @@ std::string first_valgrind_error(const std::string& dir) {
     std::string line;
     while (std::getline(in, line)) {
       auto at = line.find("valgrind: ");
-      if (at != std::string::npos) return line.substr(at);
+      if (at == std::string::npos) continue;
+      std::string error = line.substr(at), next;
+      // "valgrind: the 'impossible' happened:" says what on the next line.
+      if (!error.empty() && error.back() == ':' && std::getline(in, next)) {
+        const size_t from = next.find_first_not_of(" \t");
+        if (from != std::string::npos) error += " " + next.substr(from);
+      }
+      return error;
     }
   }
   return "";
@@ -331,6 +338,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
       throw UserError(fmt::format("{} executed an instruction valgrind cannot emulate ({}); use --backend perf",
                                   argv[0], lines.front().substr(lines.front().find("unhandled"))));
   }
+  if (crashed || result.exit_code != 0) result.log_error = first_valgrind_error(tmp.path());
   files.close_all(result.pid, crashed);
   if (!files.any() && !result.interrupted) {
     std::string why = first_valgrind_error(tmp.path());

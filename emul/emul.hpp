@@ -79,6 +79,9 @@ struct Result {
   // A signal to roofprof ended the emulated run early (supervisor/signals.hpp): the counts
   // cover part of the program only.
   bool interrupted = false;
+  // valgrind's first error line in its logs ("valgrind: ..."; "" when none), when the program
+  // exited with a status other than 0 or died of a signal: its own limits (threads) say why.
+  std::string log_error;
   std::vector<InstructionCounts> annotation;  // with Options::annotate: every instruction executed
   // The hierarchy simulated (simulated_hierarchy), L1 first; empty without cache simulation.
   std::vector<CacheInfo> simulated_caches;

@@ -18,6 +18,7 @@ namespace roofprof::supervisor {
 int exec_failure_status(int err) { return err == ENOENT || err == ENOTDIR ? 127 : 126; }
 
 pid_t start(const Launch& l) {
+  end_if_requested();  // a signal before the program: roofprof ends, the program never starts
   std::vector<char*> argv;
   for (const auto& a : l.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
