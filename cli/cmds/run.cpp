@@ -372,6 +372,11 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       }
     for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim, plan.emulated_traffic_only))
       res.warnings.push_back(std::move(w));
+    if (emulated.execed_unmeasured)
+      res.warnings.push_back(
+          "the program replaced itself (execve): without --follow-fork the emulated run measured the code before "
+          "the exec only, while the native run's times include the program it exec'd: W and Q describe less code "
+          "than T in the regions open across the exec and the whole run (--follow-fork measures both)");
     record_simulated_caches(emulated, !o.cache_levels.empty(), res);
     if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
