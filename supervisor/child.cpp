@@ -25,6 +25,7 @@ pid_t start(const Launch& l) {
   pid_t pid = ::fork();
   if (pid < 0) throw UserError(advice_for_errno(errno, "fork"));
   if (pid == 0) {
+    default_signals_in_child();  // before the SIGSTOP below: a signal passed on now ends the child
     if (l.in_child) l.in_child();
     char* const* env = l.env ? l.env() : nullptr;
     if (l.stop_before_exec) ::raise(SIGSTOP);  // wait to be seized

@@ -97,6 +97,14 @@ void release_signal_policy() {
   if (g_requests.load() > 0) ::raise(g_last_signal.load());
 }
 
+void default_signals_in_child() {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int s : kPolicySignals)
+    if (sigismember(&g_handled, s)) sigaction(s, &dfl, nullptr);
+}
+
 int pending_request_signal() { return g_requests.load() > g_consumed.load() ? g_last_signal.load() : 0; }
 
 void end_if_requested() {

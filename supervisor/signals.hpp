@@ -50,6 +50,12 @@ void install_signal_policy();
 // A request received meanwhile is raised again: roofprof ends as it would have.
 void release_signal_policy();
 
+// In a child of roofprof's before it executes the program: the policy's signals back at their
+// default action (the ignored ones stay ignored), as exec would make them. A signal passed on to
+// the program before its exec must end it, not run roofprof's handler in the child and be lost.
+// Async-signal-safe.
+void default_signals_in_child();
+
 // A request no policy acted on yet: one that arrived before the program was started (or
 // attached to). Throws Interrupted when there is one: roofprof ends
 // cleanly, with 128 + the signal, as a shell would. Called by start() before it forks.
