@@ -94,7 +94,7 @@ void release_signal_policy() {
   if (!g_installed.exchange(false)) return;
   for (int s : kPolicySignals)
     if (sigismember(&g_handled, s)) ::signal(s, SIG_DFL);
-  if (g_requests.load() > 0) ::raise(g_last_signal.load());
+  if (const int sig = pending_request_signal()) ::raise(sig);
 }
 
 void default_signals_in_child() {

@@ -47,7 +47,8 @@ void install_signal_policy();
 // Gives the signals back to their dispositions at start (the default, or ignored) for a
 // subcommand that runs no program (report, doctor, ...): main() installs the policy first
 // thing, before it knows the subcommand, so that no signal finds roofprof without a handler.
-// A request received meanwhile is raised again: roofprof ends as it would have.
+// A request received meanwhile (and not acted on) is raised again: roofprof ends as it would
+// have.
 void release_signal_policy();
 
 // In a child of roofprof's before it executes the program: the policy's signals back at their

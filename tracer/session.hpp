@@ -263,10 +263,12 @@ class Session : public regions::CountSource {
   std::vector<int64_t> step_ns_;  // recent displaced-step round trips (a ring)
   size_t step_next_ = 0;
   std::map<regions::RegionId, uint64_t> probe_stops_;  // ptrace stops each region's probes caused
-  // The same per thread, with the process (for its CPU time) and when its first stop came.
+  // The same per thread, with the process (for its CPU time), when its first stop came and its
+  // CPU time then.
   struct ThreadStops {
     pid_t tgid = 0;
     int64_t since_ns = 0;
+    int64_t run0_ns = 0;
     std::map<regions::RegionId, uint64_t> by_region;
   };
   std::map<pid_t, ThreadStops> thread_stops_;

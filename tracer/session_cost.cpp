@@ -77,10 +77,27 @@ void Session::calibrate_stop_cost_apart() {
   waitpid(child, &status, __WALL);
 }
 
+namespace {
+
+// Nanoseconds a thread has run on a CPU (/proc/PID/task/TID/schedstat's first field): a thread
+// stopped by ptrace does not run, nor does a sleeping one. -1 when unreadable (it ended).
+int64_t thread_run_ns(pid_t tgid, pid_t tid) {
+  const std::string path = fmt::format("/proc/{}/task/{}/schedstat", tgid, tid);
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return -1;
+  long long run = -1;
+  if (std::fscanf(f, "%lld", &run) != 1) run = -1;
+  std::fclose(f);
+  return run;
+}
+
+}  // namespace
+
 void Session::count_probe_stops(const Task& t, regions::RegionId region, uint64_t stops) {
   probe_stops_[region] += stops;
   ThreadStops& ts = thread_stops_[t.tid];
-  if (ts.since_ns == 0) ts = ThreadStops{t.group->tgid, std::max(start_ns_, monotonic_ns() - stop_cost_ns()), {}};
+  if (ts.since_ns == 0)
+    ts = ThreadStops{t.group->tgid, monotonic_ns(), std::max<int64_t>(thread_run_ns(t.group->tgid, t.tid), 0), {}};
   ts.by_region[region] += stops;
 }
 
@@ -153,27 +170,13 @@ void Session::limit_probe_inflation() {
   if (cost > 0) limit_thread_inflation(now, cost, wall);
 }
 
-namespace {
-
-// Nanoseconds a thread has run on a CPU (/proc/PID/task/TID/schedstat's first field); -1 when
-// unreadable (it ended).
-int64_t thread_cpu_ns(pid_t tgid, pid_t tid) {
-  const std::string path = fmt::format("/proc/{}/task/{}/schedstat", tgid, tid);
-  FILE* f = std::fopen(path.c_str(), "r");
-  if (!f) return -1;
-  long long ns = -1;
-  if (std::fscanf(f, "%lld", &ns) != 1) ns = -1;
-  std::fclose(f);
-  return ns;
-}
-
-}  // namespace
 
 // Per thread: a thread stopped by its probes does not run; several threads' stops queue for the
 // one tracer, so each stop of a thread waits for at most one stop of every other thread that
 // stops too. A thread's stopped time is then at most its stops x the stop cost x the threads
-// that stop, and at most the time it did not run (its age less its CPU time: sleeping is not
-// the probes', but it is bounded by the first term). When that time would make the thread more
+// that stop, and at most the time it did not run (its age less its CPU time: sleeping and
+// waiting for a CPU are not the probes', but they are bounded by the first term; a thread
+// resumed from a stop waits for a CPU again, which is the probes'). When that time would make the thread more
 // than --max-probe-slowdown times slower than without it, its costliest regions stop being
 // probed, as the run's budget does.
 void Session::limit_thread_inflation(int64_t now, int64_t cost, int64_t wall) {
@@ -181,8 +184,8 @@ void Session::limit_thread_inflation(int64_t now, int64_t cost, int64_t wall) {
   for (auto it = thread_stops_.begin(); it != thread_stops_.end();) {
     const pid_t tid = it->first;
     ThreadStops& ts = it->second;
-    const int64_t cpu = thread_cpu_ns(ts.tgid, tid);
-    if (cpu < 0) {
+    const int64_t run = thread_run_ns(ts.tgid, tid);
+    if (run < 0) {
       it = thread_stops_.erase(it);  // ended: its stops stay in the run's count
       continue;
     }
@@ -196,7 +199,8 @@ void Session::limit_thread_inflation(int64_t now, int64_t cost, int64_t wall) {
       stops += double(n);
       by_stops.emplace_back(n, region);
     }
-    const double not_running = std::max(age - double(cpu), 0.0);
+    // Since its first probe stop: schedstat counts from the thread's start.
+    const double not_running = std::max(age - double(run - ts.run0_ns), 0.0);
     double stopped = std::min(stops * double(cost) * queue, not_running);
     std::sort(by_stops.rbegin(), by_stops.rend());
     for (const auto& [n, region] : by_stops) {

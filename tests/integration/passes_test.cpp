@@ -68,8 +68,9 @@ void sweep(const Sweep& s, int sig) {
       EXPECT_EQ(doc["complete"], false) << doc.dump(1);
       EXPECT_GE(calls(region(doc, s.region)), 0);
       // No W from a partial emulated run (native counting's W is of the calls it measured).
-      if (s.backend == "emul")
+      if (s.backend == "emul") {
         for (const auto& reg : doc["regions"]) EXPECT_TRUE(null_or_absent(reg, "flops")) << reg.dump();
+      }
     } else if (st.exited) {
       EXPECT_NE(err.find("before the program started: nothing was measured, no result written"), std::string::npos)
           << err;
