@@ -34,7 +34,7 @@ PY
 }
 for backend in time native emul; do
   if [ $backend = emul ]; then region=work program=("$FIX/run_split_app" 200000)
-  else region=tick program=("$FIX/run_heartbeat" /dev/null); fi
+  else region=tick program=("$FIX/run_heartbeat" beat); fi  # beat: in the run's own directory
   for sig in INT TERM; do
     num=$(kill -l $sig)
     for ((ms = 0; ms <= LAST; ms += STEP)); do
@@ -60,7 +60,7 @@ for backend in time native emul; do
         noresult=$((noresult + 1))
       fi
       [ -z "$(ls -A "$dir/tmp")" ] || what="$what left in TMPDIR: $(ls "$dir/tmp" | head -3 | tr '\n' ' ')"
-      [ -z "$(ls -A "$dir" | grep -v -e '^tmp$' -e '^stderr$' -e '^r.json$')" ] || what="$what temporary files"
+      [ -z "$(ls -A "$dir" | grep -v -e '^tmp$' -e '^stderr$' -e '^r.json$' -e '^beat$')" ] || what="$what temporary files"
       if [ $status -ne $((128 + num)) ]; then
         lost=$((lost + 1)); echo "lost: $backend SIG$sig at $ms ms: status $status: $(tail -1 "$dir/stderr")"
       elif [ ! -s "$dir/stderr" ] && [ ! -e "$dir/r.json" ]; then
