@@ -128,7 +128,8 @@ int docs_command(const CLI::App& app, const std::vector<std::string>& args) {
 }  // namespace
 
 // Before main() and every other initializer of roofprof's own (the constructors of its libraries'
-// globals): the dynamic loader's work (about a millisecond) is all that runs without handlers.
+// globals): the dynamic loader's work (a millisecond on a quiet machine, tens under load) is all that
+// runs without handlers.
 __attribute__((constructor(101))) void install_signal_policy_first() {
   roofprof::supervisor::install_signal_policy();
 }
