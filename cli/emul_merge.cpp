@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -109,6 +110,33 @@ void emulated_instance_quantities(const std::vector<std::string>& names, const r
 }
 
 }  // namespace
+
+std::optional<std::string> emulated_pass_cut_short(const emul::Result& emulated, std::optional<int> native_exit,
+                                                   std::optional<int> native_signal) {
+  auto signal_text = [](int sig) { return std::string("SIG") + (sigabbrev_np(sig) ? sigabbrev_np(sig) : std::to_string(sig)); };
+  const std::string native = native_signal ? "was killed by " + signal_text(*native_signal)
+                                           : fmt::format("exited with {}", native_exit.value_or(0));
+  std::string how;
+  if (emulated.signal && emulated.signal != native_signal.value_or(0))
+    how = "was killed by " + signal_text(emulated.signal);
+  else if (!emulated.signal && !native_signal && emulated.exit_code != native_exit.value_or(0))
+    how = fmt::format("exited with {}", emulated.exit_code);
+  else if (!emulated.signal && native_signal)
+    how = fmt::format("exited with {}", emulated.exit_code);
+  if (how.empty()) return std::nullopt;
+  return fmt::format("the emulated run ended early: the program {} under valgrind where it {} natively{}", how,
+                     native, emulated.log_error.empty() ? "" : " (" + emulated.log_error + ")");
+}
+
+std::vector<std::string> unmeasured_region_warnings(const std::vector<result::Region>& regions, bool traffic_only,
+                                                    const std::string& why) {
+  std::vector<std::string> out;
+  for (const auto& r : regions)
+    if (r.calls > 0)
+      out.push_back(fmt::format("region '{}': {} not measured (null): {}", r.name,
+                                traffic_only ? "bytes (Q) below L1" : "flops and bytes (W and Q)", why));
+  return out;
+}
 
 std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, const emul::Result& emulated,
                                         bool cache_sim, bool traffic_only) {

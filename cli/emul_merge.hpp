@@ -27,6 +27,18 @@ std::vector<probes::PlannedProbe> emulation_probes(const probes::Planner& planne
 // One line for each site emulation_probes() leaves out (IFUNC entries).
 std::vector<std::string> emulation_left_out(const probes::Planner& planner);
 
+// Why the emulated pass does not describe the run the native pass measured (null: it does): the
+// program died of a signal under emulation that it did not die of natively (a seccomp filter
+// that kills valgrind's system calls), or exited with another status (valgrind's own limits,
+// such as its thread table). `log_error`: valgrind's first error line, quoted when present.
+std::optional<std::string> emulated_pass_cut_short(const emul::Result& emulated, std::optional<int> native_exit,
+                                                   std::optional<int> native_signal);
+
+// One warning per region the native run saw called: its W and Q (or, with `traffic_only`, its
+// bytes) were not measured, and why. The regions keep them null.
+std::vector<std::string> unmeasured_region_warnings(const std::vector<result::Region>& regions, bool traffic_only,
+                                                    const std::string& why);
+
 // Adds W (flops, flops_by_class), Q (bytes per level) and instructions from the emulated run
 // to `regions` (in planner order), with their sources. Returns warnings (call-count mismatches).
 // `traffic_only` (native counting's emulated pass): W stays the native run's, a difference is

@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "common/strings.hpp"
+#include "supervisor/signals.hpp"
 
 namespace {
 
@@ -27,14 +28,17 @@ struct Subcommand {
   const char* help;
   Runner (*setup)(CLI::App&);  // a subcommand without a program, or
   Runner (*setup_with_program)(CLI::App&, const std::vector<std::string>& program);
+  // Runs a program under the signal policy (supervisor/signals.hpp); the others get the
+  // signals' dispositions back before they start.
+  bool supervises = false;
 };
 
 constexpr Subcommand kSubcommands[] = {
-    {"run", "trace a program (or attach to one) and measure regions", nullptr, roofprof::cli::setup_run},
+    {"run", "trace a program (or attach to one) and measure regions", nullptr, roofprof::cli::setup_run, true},
     {"symbols", "list functions that could be regions (executable and every loaded library)", nullptr,
-     roofprof::cli::setup_symbols},
+     roofprof::cli::setup_symbols, true},
     {"survey", "list a program's hot functions (sampled) and, with --backend emul, their exact W and Q", nullptr,
-     roofprof::cli::setup_survey},
+     roofprof::cli::setup_survey, true},
     {"report", "print the table of one or more result files", roofprof::cli::setup_report, nullptr},
     {"annotate", "show a region's source lines and instructions with their flops and bytes (run --annotate)",
      roofprof::cli::setup_annotate, nullptr},
@@ -123,7 +127,28 @@ int docs_command(const CLI::App& app, const std::vector<std::string>& args) {
 
 }  // namespace
 
+// Before main() and every other initializer of roofprof's own (the constructors of its libraries'
+// globals): the dynamic loader's work (a millisecond on a quiet machine, tens under load) is all that
+// runs without handlers.
+__attribute__((constructor(101))) void install_signal_policy_first() {
+  roofprof::supervisor::install_signal_policy();
+}
+
+// A setup step that failed because a signal interrupted it (a popen'd query cut short) is the
+// signal's doing: the run ends as Interrupted does.
+int failed_or_interrupted(const std::string& message, int status) {
+  if (const int sig = roofprof::supervisor::pending_request_signal()) {
+    print_error(roofprof::Interrupted(sig).what());
+    return 128 + sig;
+  }
+  print_error(message);
+  return status;
+}
+
 int main(int argc, char** argv) {
+  // Installed already (install_signal_policy_first): a signal in the first milliseconds neither
+  // kills roofprof by its default action nor is lost (supervisor/signals.hpp); subcommands that
+  // run no program get the signals back below.
   std::vector<std::string> args(argv + 1, argv + argc);
   CLI::App app{"roofprof: roofline profiler for unmodified Linux binaries"};
   app.set_version_flag("--version", std::string(ROOFPROF_VERSION));
@@ -189,14 +214,18 @@ int main(int argc, char** argv) {
   }
 
   try {
-    for (auto& [sub, runner] : runners)
-      if (sub->parsed()) return runner();
+    for (auto& [sub, runner] : runners) {
+      if (!sub->parsed()) continue;
+      if (!find_subcommand(sub->get_name())->supervises) roofprof::supervisor::release_signal_policy();
+      return runner();
+    }
+  } catch (const roofprof::Interrupted& e) {
+    print_error(e.what());
+    return e.exit_status();
   } catch (const roofprof::CannotExecute& e) {
-    print_error(e.what());
-    return roofprof::CannotExecute::kExit;
+    return failed_or_interrupted(e.what(), roofprof::CannotExecute::kExit);
   } catch (const roofprof::UserError& e) {
-    print_error(e.what());
-    return roofprof::kUserErrorExit;
+    return failed_or_interrupted(e.what(), roofprof::kUserErrorExit);
   }
   return 0;
 }

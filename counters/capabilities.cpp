@@ -70,7 +70,14 @@ std::optional<std::string> valgrind_version_of(const ValgrindEngine& engine) {
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return std::nullopt;
   char buf[128] = {0};
-  const bool got = std::fgets(buf, sizeof buf, p) != nullptr;
+  bool got = false;
+  // A signal to roofprof (its handlers do not restart reads) must not read as "no valgrind".
+  for (int tries = 0; !got && tries < 100; ++tries) {
+    errno = 0;
+    got = std::fgets(buf, sizeof buf, p) != nullptr;
+    if (got || errno != EINTR) break;
+    std::clearerr(p);
+  }
   ::pclose(p);
   if (!got) return std::nullopt;
   std::string v(buf);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -42,12 +43,16 @@ class EventFiles {
  public:
   EventFiles(std::string dir, EventParser& parser) : dir_(std::move(dir)), parser_(parser) {}
 
+  // Only the files of this pid are read (0: every pid's): forked children left out.
+  void only_pid(int pid) { only_pid_ = pid; }
+
   void poll() {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir_, ec)) {
       int pid = 0, seq = 0;
       std::string name = entry.path().filename().string();
       if (std::sscanf(name.c_str(), "%d.%d.events", &pid, &seq) != 2) continue;
+      if (only_pid_ && pid != only_pid_) continue;
       if (tails_.count({pid, seq})) continue;
       Tail t;
       t.path = entry.path().string();
@@ -126,6 +131,7 @@ class EventFiles {
 
   std::string dir_;
   EventParser& parser_;
+  int only_pid_ = 0;
   std::map<std::pair<int, int>, Tail> tails_;
 };
 
@@ -151,7 +157,14 @@ std::string first_valgrind_error(const std::string& dir) {
     std::string line;
     while (std::getline(in, line)) {
       auto at = line.find("valgrind: ");
-      if (at != std::string::npos) return line.substr(at);
+      if (at == std::string::npos) continue;
+      std::string error = line.substr(at), next;
+      // "valgrind: the 'impossible' happened:" says what on the next line.
+      if (!error.empty() && error.back() == ':' && std::getline(in, next)) {
+        const size_t from = next.find_first_not_of(" \t");
+        if (from != std::string::npos) error += " " + next.substr(from);
+      }
+      return error;
     }
   }
   return "";
@@ -218,12 +231,16 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   std::vector<std::string> args{valgrind, "--tool=roofprof"};
   for (auto& o : exact_vex_options()) args.push_back(o);
   args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp.path()));
+  // No gdbserver: its FIFOs in $TMPDIR would outlive a valgrind killed by a second signal.
+  args.push_back("--vgdb=no");
   args.push_back("--probes=" + probe_file);
   args.push_back("--out-dir=" + events_dir);
   const bool progress = options.progress != Options::ProgressOutput::None;
   const bool terminal = options.progress == Options::ProgressOutput::Terminal;
   args.push_back(progress ? "--progress-interval=500" : "--progress-interval=0");
-  if (options.follow_exec) args.push_back("--trace-children=yes");
+  // Followed, an exec'd image runs under valgrind again; else it runs outside, without
+  // valgrind's variables (the tool's --clean-exec-env).
+  args.push_back(options.follow_exec ? "--trace-children=yes" : "--clean-exec-env=yes");
   if (options.cache_sim) {
     args.push_back("--cache-sim=yes");
     if (options.cold_at_entry) args.push_back("--cold-at-entry=yes");
@@ -279,6 +296,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   supervisor::InterruptPolicy interrupts(false);
   supervisor::Child child(supervisor::start(launch), interrupts);
   result.pid = child.pid();  // valgrind runs the program in its own process
+  if (!options.follow_exec) files.only_pid(result.pid);
 
   auto start = std::chrono::steady_clock::now();
   try {
@@ -331,11 +349,15 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
       throw UserError(fmt::format("{} executed an instruction valgrind cannot emulate ({}); use --backend perf",
                                   argv[0], lines.front().substr(lines.front().find("unhandled"))));
   }
+  if (crashed || result.exit_code != 0) result.log_error = first_valgrind_error(tmp.path());
   files.close_all(result.pid, crashed);
   if (!files.any() && !result.interrupted) {
     std::string why = first_valgrind_error(tmp.path());
     throw UserError(fmt::format("valgrind did not run {}{}", argv[0], why.empty() ? "" : ": " + why));
   }
+  const auto& execed = parser.execed();
+  result.execed_unmeasured =
+      !options.follow_exec && std::find(execed.begin(), execed.end(), result.pid) != execed.end();
   result.counters = parser.counters();
   result.totals = parser.totals();
   if (options.annotate) result.annotation = read_annotation(events_dir);

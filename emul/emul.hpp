@@ -36,7 +36,10 @@ struct Options {
   // The last level inclusive (true) or non-inclusive (false); null: as the host's, when `cache` is
   // the host's (simulated_hierarchy, emul/cache_geometry.hpp).
   std::optional<bool> last_level_inclusive;
-  bool follow_exec = false;       // measure exec'd children too (valgrind --trace-children)
+  // Measure child processes too: exec'd images (valgrind --trace-children) and forked
+  // children (which valgrind always runs; without this their events are left out, as the
+  // native run leaves them out without --follow-fork).
+  bool follow_exec = false;
   // Progress on stderr (emul/progress.hpp): a line redrawn with a bar and ETA on a terminal,
   // plain lines every 10 s otherwise, or nothing (-q).
   enum class ProgressOutput { None, Terminal, Lines };
@@ -79,6 +82,12 @@ struct Result {
   // A signal to roofprof ended the emulated run early (supervisor/signals.hpp): the counts
   // cover part of the program only.
   bool interrupted = false;
+  // valgrind's first error line in its logs ("valgrind: ..."; "" when none), when the program
+  // exited with a status other than 0 or died of a signal: its own limits (threads) say why.
+  std::string log_error;
+  // Without follow_exec: the program replaced itself (execve) and the new image ran outside
+  // the emulator, unmeasured.
+  bool execed_unmeasured = false;
   std::vector<InstructionCounts> annotation;  // with Options::annotate: every instruction executed
   // The hierarchy simulated (simulated_hierarchy), L1 first; empty without cache simulation.
   std::vector<CacheInfo> simulated_caches;

@@ -345,6 +345,7 @@ void EventParser::close_file(int id, bool crashed) {
   if (f.state == 3) {
     CloseReason why = CloseReason::ProcessExit;
     if (crashed || (!f.ended && !f.exec_pending)) why = CloseReason::Crash;
+    if (!crashed && !f.ended && f.exec_pending) execed_.push_back(f.pid);
     tracker_->process_exit(f.pid, 0, why);
     auto it = counts_->by_pid.find(f.pid);
     if (it != counts_->by_pid.end() && it->second == &f) counts_->by_pid.erase(it);

@@ -63,6 +63,8 @@ class EventParser {
   const std::map<int, std::vector<double>>& totals() const { return totals_; }
   // Exit codes reported by the tool per pid.
   const std::map<int, int>& exit_codes() const { return exit_codes_; }
+  // Pids of images that ended in an execve ("E" not followed by "e"), in the order closed.
+  const std::vector<int>& execed() const { return execed_; }
   // Modules in which probes were resolved (from "M" lines).
   const std::set<std::string>& probed_modules() const { return probed_modules_; }
   // For progress: the latest instruction count seen and the region most recently opened
@@ -93,6 +95,7 @@ class EventParser {
   size_t n_counters_ = 0;
   std::map<int, std::vector<double>> totals_;
   std::map<int, int> exit_codes_;
+  std::vector<int> execed_;
   std::set<std::string> probed_modules_;
   uint64_t instructions_ = 0;
   std::vector<regions::RegionId> open_order_;  // regions in opening order (progress)

@@ -18,12 +18,14 @@ namespace roofprof::supervisor {
 int exec_failure_status(int err) { return err == ENOENT || err == ENOTDIR ? 127 : 126; }
 
 pid_t start(const Launch& l) {
+  end_if_requested();  // a signal before the program: roofprof ends, the program never starts
   std::vector<char*> argv;
   for (const auto& a : l.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) throw UserError(advice_for_errno(errno, "fork"));
   if (pid == 0) {
+    default_signals_in_child();  // before the SIGSTOP below: a signal passed on now ends the child
     if (l.in_child) l.in_child();
     char* const* env = l.env ? l.env() : nullptr;
     if (l.stop_before_exec) ::raise(SIGSTOP);  // wait to be seized

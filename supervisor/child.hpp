@@ -32,7 +32,8 @@ inline bool is_exec_failure_status(int status) { return status == 126 || status 
 
 // Forks and executes. A failed exec prints "roofprof: cannot run 'ARGV0': why" and exits with
 // exec_failure_status.
-// With stop_before_exec, returns once the child has stopped. Throws UserError when fork fails.
+// With stop_before_exec, returns once the child has stopped. Throws UserError when fork fails,
+// Interrupted when a signal asked roofprof to stop before (end_if_requested).
 pid_t start(const Launch& l);
 
 // A started program (not traced) under the signal policy.

@@ -6,6 +6,18 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
+#include <string>
+
+namespace roofprof {
+
+Interrupted::Interrupted(int sig)
+    : std::runtime_error("interrupted by " +
+                         (sigabbrev_np(sig) ? "SIG" + std::string(sigabbrev_np(sig)) : "signal " + std::to_string(sig)) +
+                         " before the program started: nothing was measured, no result written"),
+      signal_(sig) {}
+
+}  // namespace roofprof
 
 namespace roofprof::supervisor {
 
@@ -18,6 +30,7 @@ std::atomic<int> g_last_signal{0};     // the signal of the latest request
 std::atomic<bool> g_from_process{false};  // the latest was sent by a process (kill), not the terminal
 std::atomic<pid_t> g_wake{0};
 std::atomic<bool> g_installed{false};
+sigset_t g_handled;  // the signals install_signal_policy gave a handler
 timer_t g_timer;
 bool g_timer_made = false;
 
@@ -62,18 +75,40 @@ void install_signal_policy() {
   sa.sa_sigaction = on_request;
   sa.sa_flags = SA_SIGINFO;  // no SA_RESTART: waits return EINTR
   sigemptyset(&sa.sa_mask);
+  sigemptyset(&g_handled);
   for (int s : kPolicySignals) {
     // Ignored when roofprof started (nohup, a batch system): stays ignored, for roofprof and
     // for the program, which inherits the disposition as it would without roofprof.
     struct sigaction old {};
     if (sigaction(s, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) continue;
-    sigaction(s, &sa, nullptr);
+    if (sigaction(s, &sa, nullptr) == 0) sigaddset(&g_handled, s);
   }
   struct sigaction st {};
   st.sa_sigaction = on_timer;
   st.sa_flags = SA_SIGINFO;
   sigemptyset(&st.sa_mask);
   sigaction(timer_signal(), &st, nullptr);
+}
+
+void release_signal_policy() {
+  if (!g_installed.exchange(false)) return;
+  for (int s : kPolicySignals)
+    if (sigismember(&g_handled, s)) ::signal(s, SIG_DFL);
+  if (const int sig = pending_request_signal()) ::raise(sig);
+}
+
+void default_signals_in_child() {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int s : kPolicySignals)
+    if (sigismember(&g_handled, s)) sigaction(s, &dfl, nullptr);
+}
+
+int pending_request_signal() { return g_requests.load() > g_consumed.load() ? g_last_signal.load() : 0; }
+
+void end_if_requested() {
+  if (const int sig = pending_request_signal()) throw Interrupted(sig);
 }
 
 void wake_task(pid_t tid) { g_wake.store(tid); }

@@ -16,6 +16,23 @@
 
 #include <csignal>
 #include <cstdint>
+#include <stdexcept>
+
+namespace roofprof {
+
+// A signal asked roofprof to stop before the program started (end_if_requested below): nothing
+// was measured. The CLI says so in one line and exits with 128 + the signal, as a shell would.
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(int sig);
+  int signal() const { return signal_; }
+  int exit_status() const { return 128 + signal_; }
+
+ private:
+  int signal_;
+};
+
+}  // namespace roofprof
 
 namespace roofprof::supervisor {
 
@@ -26,6 +43,26 @@ inline constexpr int kPolicySignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUS
 // are reset at exec, so the program starts with the dispositions roofprof was given; a signal
 // ignored when roofprof started (nohup) is left ignored.
 void install_signal_policy();
+
+// Gives the signals back to their dispositions at start (the default, or ignored) for a
+// subcommand that runs no program (report, doctor, ...): main() installs the policy first
+// thing, before it knows the subcommand, so that no signal finds roofprof without a handler.
+// A request received meanwhile (and not acted on) is raised again: roofprof ends as it would
+// have.
+void release_signal_policy();
+
+// In a child of roofprof's before it executes the program: the policy's signals back at their
+// default action (the ignored ones stay ignored), as exec would make them. A signal passed on to
+// the program before its exec must end it, not run roofprof's handler in the child and be lost.
+// Async-signal-safe.
+void default_signals_in_child();
+
+// A request no policy acted on yet: one that arrived before the program was started (or
+// attached to). Throws Interrupted when there is one: roofprof ends
+// cleanly, with 128 + the signal, as a shell would. Called by start() before it forks.
+void end_if_requested();
+// The signal of such a request, or 0.
+int pending_request_signal();
 
 // A traced task to PTRACE_INTERRUPT when a request (or the grace timer) arrives, so that a
 // tracer blocked in waitpid() wakes up even if the signal came just before the wait (0: none).

@@ -171,12 +171,16 @@ class Session : public regions::CountSource {
   // stop, our handling of each stop is timed too; a region whose probes' estimated cost is more
   // than half the run is reported.
   void note_step_time(int64_t ns);
-  void count_probe_stops(regions::RegionId region, uint64_t stops);
+  void count_probe_stops(const Task& t, regions::RegionId region, uint64_t stops);
   void report_probe_costs();
   // Every 50 ms of stops: when the probes have made the run more than 10x slower than it would
   // be without them, the costliest regions' entries (START of spans) are no longer probed.
   void limit_probe_inflation();
-  void stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s);
+  // The same budget per thread (a few busy threads slowed 100x weigh little in the run's
+  // average): see session_cost.cpp.
+  void limit_thread_inflation(int64_t now, int64_t cost, int64_t wall);
+  // `thread`: the thread whose budget (limit_thread_inflation) it broke; 0: the run's.
+  void stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s, pid_t thread = 0);
   bool probing_stopped(regions::RegionId region) const;
   void calibrate_stop_cost(Task& t);  // a few single steps of a task at its exec stop
   void calibrate_stop_cost_apart();   // the same on a child of roofprof's own (--pid, a static program)
@@ -259,6 +263,15 @@ class Session : public regions::CountSource {
   std::vector<int64_t> step_ns_;  // recent displaced-step round trips (a ring)
   size_t step_next_ = 0;
   std::map<regions::RegionId, uint64_t> probe_stops_;  // ptrace stops each region's probes caused
+  // The same per thread, with the process (for its CPU time), when its first stop came and its
+  // CPU time then.
+  struct ThreadStops {
+    pid_t tgid = 0;
+    int64_t since_ns = 0;
+    int64_t run0_ns = 0;
+    std::map<regions::RegionId, uint64_t> by_region;
+  };
+  std::map<pid_t, ThreadStops> thread_stops_;
   int64_t next_cost_check_ns_ = 0;
   uint64_t stops_seen_ = 0;  // stops dispatched so far
   int64_t handling_ns_ = 0;  // time spent handling probes' stops (the stopped task waits for it)

@@ -78,7 +78,29 @@ void Session::calibrate_stop_cost_apart() {
   waitpid(child, &status, __WALL);
 }
 
-void Session::count_probe_stops(regions::RegionId region, uint64_t stops) { probe_stops_[region] += stops; }
+namespace {
+
+// Nanoseconds a thread has run on a CPU (/proc/PID/task/TID/schedstat's first field): a thread
+// stopped by ptrace does not run, nor does a sleeping one. -1 when unreadable (it ended).
+int64_t thread_run_ns(pid_t tgid, pid_t tid) {
+  const std::string path = fmt::format("/proc/{}/task/{}/schedstat", tgid, tid);
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return -1;
+  long long run = -1;
+  if (std::fscanf(f, "%lld", &run) != 1) run = -1;
+  std::fclose(f);
+  return run;
+}
+
+}  // namespace
+
+void Session::count_probe_stops(const Task& t, regions::RegionId region, uint64_t stops) {
+  probe_stops_[region] += stops;
+  ThreadStops& ts = thread_stops_[t.tid];
+  if (ts.since_ns == 0)
+    ts = ThreadStops{t.group->tgid, monotonic_ns(), std::max<int64_t>(thread_run_ns(t.group->tgid, t.tid), 0), {}};
+  ts.by_region[region] += stops;
+}
 
 // At the end: a region whose probes cost a large part of the run is reported with the estimate.
 // Attached (--pid), every region's cost is kept: its calls can be measured by breakpoints only,
@@ -146,11 +168,55 @@ void Session::limit_probe_inflation() {
     stop_probing(region, wall, c * spread * 1e-9);
     active -= c;
   }
+  if (cost > 0) limit_thread_inflation(now, cost, wall);
+}
+
+
+// Per thread: a thread stopped by its probes does not run; several threads' stops queue for the
+// one tracer, so each stop of a thread waits for at most one stop of every other thread that
+// stops too. A thread's stopped time is then at most its stops x the stop cost x the threads
+// that stop, and at most the time it did not run (its age less its CPU time: sleeping and
+// waiting for a CPU are not the probes', but they are bounded by the first term; a thread
+// resumed from a stop waits for a CPU again, which is the probes'). When that time would make the thread more
+// than --max-probe-slowdown times slower than without it, its costliest regions stop being
+// probed, as the run's budget does.
+void Session::limit_thread_inflation(int64_t now, int64_t cost, int64_t wall) {
+  const double queue = double(std::max<size_t>(thread_stops_.size(), 1));
+  for (auto it = thread_stops_.begin(); it != thread_stops_.end();) {
+    const pid_t tid = it->first;
+    ThreadStops& ts = it->second;
+    const int64_t run = thread_run_ns(ts.tgid, tid);
+    if (run < 0) {
+      it = thread_stops_.erase(it);  // ended: its stops stay in the run's count
+      continue;
+    }
+    ++it;
+    const double age = double(now - ts.since_ns);
+    if (age < double(kMinWallNs)) continue;
+    double stops = 0;
+    std::vector<std::pair<uint64_t, regions::RegionId>> by_stops;
+    for (const auto& [region, n] : ts.by_region) {
+      if (probing_stopped(region)) continue;
+      stops += double(n);
+      by_stops.emplace_back(n, region);
+    }
+    // Since its first probe stop: schedstat counts from the thread's start.
+    const double not_running = std::max(age - double(run - ts.run0_ns), 0.0);
+    double stopped = std::min(stops * double(cost) * queue, not_running);
+    std::sort(by_stops.rbegin(), by_stops.rend());
+    for (const auto& [n, region] : by_stops) {
+      const double bare = std::max(age - stopped, 0.01 * age);
+      if (age <= opts_.max_probe_slowdown * bare) break;
+      stop_probing(region, wall, double(probe_stops_[region]) * double(cost) * 1e-9, tid);
+      stopped = stops > 0 ? stopped * (1 - double(n) / stops) : 0;
+      stops -= double(n);
+    }
+  }
 }
 
 // No new instance of the region opens: its entries (and span STARTs) lose their probes in
 // every process, and modules loaded later get none. Open instances close as they would.
-void Session::stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s) {
+void Session::stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s, pid_t thread) {
   Probe p;
   p.region = region;
   for (auto& [tgid, g] : groups_) {
@@ -165,11 +231,11 @@ void Session::stop_probing(regions::RegionId region, int64_t wall_ns, double cos
   outcome_.probe_costs[region] = result::ProbeCost{stops, cost_s, double(wall_ns) * 1e-9};
   std::string w = fmt::format(
       "region '{}': probing stopped {:.2f} s into the run: its probes had cost about {:.2f} s ({} ptrace stops{}), "
-      "and would make the run more than {:.0f}x slower than without them; its calls after that are not counted "
+      "and would make {} more than {:.0f}x slower than without them; its calls after that are not counted "
       "(for every call: a span around the loop that calls it, --backend emul, or --max-probe-slowdown 0)",
       planner_.regions().at(region).name, double(wall_ns) * 1e-9, cost_s, stops,
       opts_.agent ? " and in-process calls at their calibrated cost" : ", estimated from measured stops",
-      opts_.max_probe_slowdown);
+      thread ? fmt::format("thread {}", thread) : std::string("the run"), opts_.max_probe_slowdown);
   std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
   outcome_.warnings.push_back(std::move(w));
 }

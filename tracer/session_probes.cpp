@@ -60,8 +60,8 @@ void Session::on_breakpoint(Task& t) {
   handle_probes(t, probes, regs);
   if (finish_requested_) return;  // the loop kills the program next
   for (const Probe& p : probes) {
-    if (p.kind == ProbeKind::RegionEntry) count_probe_stops(p.region, 2 * stops);  // and its return
-    if (is_site(p.kind) && p.kind != ProbeKind::RegionEntry) count_probe_stops(p.region, stops);
+    if (p.kind == ProbeKind::RegionEntry) count_probe_stops(t, p.region, 2 * stops);  // and its return
+    if (is_site(p.kind) && p.kind != ProbeKind::RegionEntry) count_probe_stops(t, p.region, stops);
   }
   execute_displaced(t, at, regs);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
@@ -184,6 +185,10 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
   NativeRuns out;
   auto needs_arguments = [&groups](regions::RegionId id) { return groups.keyed_at_entry(id); };
   for (int r = 0; r < o.repeat; ++r) {
+    if (r > 0 && supervisor::interrupted()) {
+      out.last.complete = false;  // a request between two runs: the next one is not started
+      break;
+    }
     agg.next_run();
     regions::Tracker tracker(sink, so.scope);  // one tracker per run: every mechanism of the run feeds it
     tracer::SessionOutcome& last = out.last;
@@ -313,6 +318,16 @@ void emulated_regions_only(const probes::Planner& planner, const emul::Result& e
                          "measured (null); run the job again with --backend time for T");
 }
 
+// The emulated pass did not run to the program's end: what it counted is part of the program,
+// which would pass for the whole's. The result is incomplete; W and Q (with native counting,
+// the bytes below L1) stay null, with the reason on the run and on each region called.
+void not_measured(result::Run& res, bool traffic_only, const std::string& why) {
+  res.complete = false;
+  res.warnings.push_back(why + (traffic_only ? ": bytes (Q) below L1 were not measured (null)"
+                                             : ": flops and bytes were not measured (null)"));
+  for (auto& w : unmeasured_region_warnings(res.regions, traffic_only, why)) res.warnings.push_back(std::move(w));
+}
+
 // The emulated pass of the two-run method: exact W and Q. Returns the error that ended it
 // ("" when none); an interrupted pass leaves W and Q null and the result incomplete.
 std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes::Planner& planner, CallGroups& groups,
@@ -350,15 +365,29 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
     if (!plan.native_pass) emulated_regions_only(planner, emulated, res);
     if (emulated.interrupted) {
       // Part of the program ran emulated: its W and Q would pass for the whole run's.
-      res.complete = false;
-      res.warnings.push_back("the emulated run was interrupted: flops and bytes were not measured (null)");
+      not_measured(res, plan.emulated_traffic_only, "the emulated run was interrupted");
       return "";
     }
+    if (plan.native_pass)
+      if (auto why = emulated_pass_cut_short(emulated, res.exit_status, res.term_signal)) {
+        not_measured(res, plan.emulated_traffic_only, *why);
+        return "";
+      }
     for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim, plan.emulated_traffic_only))
       res.warnings.push_back(std::move(w));
+    if (emulated.execed_unmeasured)
+      res.warnings.push_back(
+          "the program replaced itself (execve): without --follow-fork the emulated run measured the code before "
+          "the exec only, while the native run's times include the program it exec'd: W and Q describe less code "
+          "than T in the regions open across the exec and the whole run (--follow-fork measures both)");
     record_simulated_caches(emulated, !o.cache_levels.empty(), res);
     if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
+  } catch (const Interrupted& e) {
+    // A signal before valgrind started: the emulated run never ran.
+    interrupted = true;
+    not_measured(res, plan.emulated_traffic_only,
+                 fmt::format("roofprof was interrupted (SIG{}) before the emulated run", sigabbrev_np(e.signal())));
   } catch (const UserError& e) {
     if (plan.emulated_traffic_only) {
       // Native counting measured W: the run stands without the bytes below L1.
@@ -618,6 +647,12 @@ int run(const RunOptions& o) {
     if (!o.quiet) std::fprintf(stderr, "roofprof: note: %s\n", res.warnings.back().c_str());
   } else if (m.plan.emulated_pass && last.complete && !supervisor::interrupted()) {
     emulation_error = run_emulated(o, m.plan, planner, groups, so.scope, res, emulation_interrupted);
+  } else if (m.plan.emulated_pass && last.complete) {
+    // The native run ended whole, and a signal came before the emulated run started.
+    emulation_interrupted = true;
+    not_measured(res, m.plan.emulated_traffic_only,
+                 fmt::format("roofprof was interrupted (SIG{}) before the emulated run",
+                             sigabbrev_np(supervisor::last_request_signal())));
   }
   groups.set_native_classes(counters::native_events_at(backend.events()));
   groups.fill(res.regions, res.events);

@@ -46,7 +46,8 @@ int run(const SymbolsOptions& o) {
   so.follow_fork = false;
   regions::Tracker tracker([](regions::Instance&&) {});  // no regions: nothing opens
   tracer::Session session(so, *backend, planner, tracker);
-  if (o.run) supervisor::install_signal_policy();
+  // Without --run the program is stopped at its entry: signals keep their default action.
+  if (!o.run) supervisor::release_signal_policy();
   auto outcome = session.run();
   std::set<std::string> late(outcome.loaded_late.begin(), outcome.loaded_late.end());
   size_t total = 0;

@@ -24,6 +24,7 @@
  * instrumentation (rp_instrument.c), runtime helpers and options (here).
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -205,9 +206,58 @@ static void thread_exited(ThreadId tid)
    if (tid == rp_cur_tid) update_innermost(t);
 }
 
+/* --clean-exec-env=yes (roofprof's run without --follow-fork, when valgrind does not trace
+   exec'd children): the image an execve starts runs outside valgrind, and must not inherit
+   what valgrind put in the environment: VALGRIND_LIB, and an LD_PRELOAD of valgrind's own
+   preloads only (valgrind's core would leave it empty). Removed from the guest's envp array
+   before the core's execve wrapper copies it. */
+static Bool clo_clean_exec_env = False;
+
+static Bool is_prefix(const HChar* p, const HChar* s) { return VG_(strncmp)(s, p, VG_(strlen)(p)) == 0; }
+
+/* Every colon-separated entry of an LD_PRELOAD value is one of valgrind's vgpreload_*.so. */
+static Bool only_valgrind_preloads(const HChar* v)
+{
+   while (*v) {
+      const HChar* end = VG_(strchr)(v, ':');
+      SizeT n = end ? (SizeT)(end - v) : VG_(strlen)(v);
+      Bool vg = False;
+      for (SizeT i = 0; i + 10 <= n && !vg; i++) vg = VG_(strncmp)(v + i, "/vgpreload", 10) == 0;
+      if (n > 0 && !vg) return False;
+      v += n;
+      if (*v == ':') v++;
+   }
+   return True;
+}
+
+static Bool client_can(Addr a, SizeT len, UInt prot) { return VG_(am_is_valid_for_client)(a, len, prot); }
+
+static void clean_exec_env(Addr envp)
+{
+   /* A bad pointer is the kernel's to refuse (EFAULT): left alone. */
+   if (!envp || !client_can(envp, sizeof(HChar*), VKI_PROT_READ | VKI_PROT_WRITE)) return;
+   HChar** env = (HChar**)envp;
+   UInt n = 0;
+   for (; client_can((Addr)&env[n], sizeof(HChar*), VKI_PROT_READ | VKI_PROT_WRITE); n++) {
+      if (!env[n]) break;
+      if (!client_can((Addr)env[n], 1, VKI_PROT_READ)) return;
+   }
+   if (!client_can((Addr)&env[n], sizeof(HChar*), VKI_PROT_READ) || env[n]) return;
+   UInt out = 0;
+   for (UInt in = 0; env[in]; in++) {
+      const HChar* e = env[in];
+      if (is_prefix("VALGRIND_LIB=", e)) continue;
+      if (is_prefix("LD_PRELOAD=", e) && only_valgrind_preloads(e + 11)) continue;
+      env[out++] = env[in];
+   }
+   env[out] = NULL;
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
 {
-   (void)args; (void)nargs;
+   (void)nargs;
+   if (clo_clean_exec_env && sysno == __NR_execve) clean_exec_env((Addr)args[2]);
+   if (clo_clean_exec_env && sysno == __NR_execveat) clean_exec_env((Addr)args[3]);
    if (sysno == __NR_execve || sysno == __NR_execveat) {
       /* If it succeeds this image ends here and no fini is called. */
       rp_out_event(RP_EV_EXEC);
@@ -273,6 +323,7 @@ static Bool process_option(const HChar* arg)
    else if VG_BOOL_CLO (arg, "--annotate", rp_clo_annotate) {}
    else if VG_INT_CLO (arg, "--progress-interval", clo_progress_ms) {}
    else if VG_BOOL_CLO (arg, "--cold-at-entry", clo_cold_at_entry) {}
+   else if VG_BOOL_CLO (arg, "--clean-exec-env", clo_clean_exec_env) {}
    else if VG_STR_CLO (arg, "--cache-level", s) {
       if (!parse_level(s)) VG_(fmsg_bad_option)(arg, "expected SIZE,WAYS,LINE in bytes (at most 4 levels)\n");
    }

@@ -110,9 +110,12 @@ TEST(EmulRegions, ThreadScopeCountsTheThreadThatEntered) {
 namespace roofprof::emul::test {
 namespace {
 
+// Followed (run --follow-fork), a forked child is measured as its own process.
 TEST(EmulProcesses, ForkedChildrenAreMeasuredAsTheirOwnProcess) {
   std::string path = fixture("emul_fork");
-  auto r = run({path, "100"}, entry_probes(path, {"work"}), Options{});
+  Options o;
+  o.follow_exec = true;
+  auto r = run({path, "100"}, entry_probes(path, {"work"}), o);
   EXPECT_EQ(r.exit_code, 0);
   ASSERT_EQ(r.instances.size(), 2u);
   for (const auto& i : r.instances) {
@@ -120,6 +123,18 @@ TEST(EmulProcesses, ForkedChildrenAreMeasuredAsTheirOwnProcess) {
     EXPECT_EQ(flops(r, i), i.pid == r.pid ? 200 : 400) << "pid " << i.pid;
   }
   EXPECT_NE(r.instances[0].pid, r.instances[1].pid);
+}
+
+// Not followed, its events are left out (valgrind runs it anyway), as the native run leaves it
+// out without --follow-fork: the parent's call alone.
+TEST(EmulProcesses, ForkedChildrenAreLeftOutUnlessFollowed) {
+  std::string path = fixture("emul_fork");
+  auto r = run({path, "100"}, entry_probes(path, {"work"}), Options{});
+  EXPECT_EQ(r.exit_code, 0);
+  ASSERT_EQ(r.instances.size(), 1u);
+  EXPECT_EQ(r.instances[0].pid, r.pid);
+  EXPECT_EQ(flops(r, r.instances[0]), 200);
+  EXPECT_FALSE(r.execed_unmeasured);
 }
 
 TEST(EmulProcesses, ExecdProgramsAreMeasuredWhenFollowed) {

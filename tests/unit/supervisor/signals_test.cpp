@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <gtest/gtest.h>
 
 #include "common/clock.hpp"
@@ -14,6 +15,7 @@
 namespace roofprof::supervisor {
 namespace {
 
+namespace fs = std::filesystem;
 constexpr int64_t kSecond = 1'000'000'000;
 
 class Policy : public ::testing::Test {
@@ -114,6 +116,72 @@ TEST_F(Policy, ChildIgnoringTheRequestIsKilledAfterTheGrace) {
     ASSERT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
   EXPECT_TRUE(c.killed());
   EXPECT_EQ(WTERMSIG(c.status()), SIGKILL);
+}
+
+// A request no policy took yet is one before the program: start() forks nothing and throws
+// Interrupted with the signal and 128 + it; the next policy still sees the request.
+TEST_F(Policy, RequestBeforeStartEndsWithoutStartingTheProgram) {
+  const fs::path marker = fs::temp_directory_path() / ("roofprof-start-" + std::to_string(::getpid()));
+  fs::remove(marker);
+  ASSERT_EQ(::kill(::getpid(), SIGUSR2), 0);
+  EXPECT_EQ(pending_request_signal(), SIGUSR2);
+  Launch l;
+  l.path = "/usr/bin/touch";
+  l.argv = {"touch", marker.string()};
+  try {
+    start(l);
+    ADD_FAILURE() << "started the program";
+  } catch (const Interrupted& e) {
+    EXPECT_EQ(e.signal(), SIGUSR2);
+    EXPECT_EQ(e.exit_status(), 128 + SIGUSR2);
+    EXPECT_NE(std::string(e.what()).find("interrupted by SIGUSR2 before the program started"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1) << "a child was forked";
+  EXPECT_FALSE(fs::exists(marker));
+  InterruptPolicy p(true);
+  EXPECT_EQ(p.next(monotonic_ns()), Action::End);  // taken now: no longer pending
+  EXPECT_EQ(pending_request_signal(), 0);
+  EXPECT_NO_THROW(end_if_requested());
+}
+
+// A signal passed on to the program before its exec (the tracer's child waits stopped until it
+// is seized) ends it: roofprof's handlers, inherited until exec, must not catch it in the child
+// (where the request was recorded and lost, and /bin/true then ran and exited 0).
+TEST_F(Policy, SignalBeforeTheProgramsExecEndsIt) {
+  Launch l;
+  l.path = "/bin/true";
+  l.argv = {"true"};
+  l.stop_before_exec = true;
+  const pid_t pid = start(l);
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  ASSERT_EQ(::kill(pid, SIGCONT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status;
+  EXPECT_EQ(pending_request_signal(), 0) << "the child's signal is no request of roofprof's";
+}
+
+// A subcommand that runs no program gives the signals back: one received before that ends the
+// process by its default action, as it would have without the policy.
+TEST(Release, PendingRequestIsRaisedAgainWithTheDefaultAction) {
+  EXPECT_EXIT(
+      {
+        install_signal_policy();
+        ::kill(::getpid(), SIGTERM);
+        ::kill(::getpid(), SIGINT);  // the latest request is raised
+        release_signal_policy();
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EXIT(
+      {
+        install_signal_policy();
+        release_signal_policy();
+        ::raise(SIGTERM);
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
 }
 
 TEST(Start, ExecFailureExits127) {
