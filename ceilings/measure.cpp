@@ -10,6 +10,7 @@
 
 #include "ceilings/check.hpp"
 #include "ceilings/context.hpp"
+#include "ceilings/knees.hpp"
 #include "ceilings/machine.hpp"
 #include "ceilings/names.hpp"
 #include "ceilings/plan.hpp"
@@ -114,6 +115,14 @@ Ceilings measure(const MeasureOptions& options) {
   c.method.measured_at = utc_now();
 
   const std::vector<int> cpus = allowed_cpus();
+  // The levels' working sets come from the hierarchy as measured where a VM misreports it.
+  if (options.bandwidth || options.latency || full) {
+    Team single({cpus.front()});
+    c.measured_caches = measure_hierarchy(ctx, single, hierarchy_sweep_limit(ctx.caches, physical_memory()));
+    c.method.parts.push_back("hierarchy");
+    ctx.caches = effective_caches(ctx.caches, c.measured_caches);
+    ctx.dram_total = dram_total_bytes(ctx.caches, physical_memory());
+  }
   double single_ghz = 0;
   for (int threads : thread_counts(options, int(cpus.size()))) {
     Team team(std::vector<int>(cpus.begin(), cpus.begin() + threads));
