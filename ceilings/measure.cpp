@@ -89,6 +89,9 @@ Remeasure remeasure_on(const Context& ctx, const std::vector<int>& cpus, const C
 
 }  // namespace
 
+bool measured_in(Mode mode, Op op) { return mode == Mode::full || op == Op::fma || op == Op::add_mul; }
+bool measured_in(Mode mode, Kind kind) { return mode == Mode::full || kind != Kind::random; }
+
 Ceilings measure(const MeasureOptions& options) {
   const auto begin = std::chrono::steady_clock::now();
   const Timer timer = Timer::calibrate();

@@ -24,4 +24,10 @@ struct MeasureOptions {
 
 Ceilings measure(const MeasureOptions& options);
 
+// What --quick leaves to --full (besides the sweep): add and mul alone, which are never an ISA's
+// best op on a modelled core (add_mul has both pipes, fma counts two flops) and report draws each
+// ISA's best op; random access, which report draws no roof from.
+bool measured_in(Mode mode, Op op);
+bool measured_in(Mode mode, Kind kind);
+
 }  // namespace roofprof::ceilings
