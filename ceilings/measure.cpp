@@ -98,7 +98,7 @@ Ceilings measure(const MeasureOptions& options) {
   const bool full = options.mode == Mode::full;
   Context ctx{timer, options, core_model(cpu_signature()), cache_geometry()};
   ctx.sample_s = (options.sample_ms > 0 ? options.sample_ms : full ? 50.0 : 20.0) / 1e3;
-  ctx.samples = options.samples > 0 ? options.samples : full ? 9 : 5;
+  ctx.samples = options.samples > 0 ? options.samples : full ? 9 : 3;
   ctx.dram_total = dram_total_bytes(ctx.caches, physical_memory());
 
   Ceilings c;

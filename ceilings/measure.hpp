@@ -18,7 +18,7 @@ struct MeasureOptions {
   std::vector<Isa> isas;           // compute ISAs to measure; empty: every one CPUID reports
   std::vector<Level> levels;       // bandwidth and latency levels; empty: every level
   double sample_ms = 0;            // 0: 20 ms (quick) or 50 ms (full)
-  int samples = 0;                 // 0: 5 (quick) or 9 (full), after one warm-up sample
+  int samples = 0;                 // 0: 3 (quick) or 9 (full), after one warm-up sample
   std::function<void(const std::string&)> progress;  // one line per step; may be empty
 };
 
