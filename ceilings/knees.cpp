@@ -65,6 +65,15 @@ std::vector<CacheInfo> effective_caches(std::vector<CacheInfo> reported, const s
   return reported;
 }
 
+std::vector<CacheInfo> simulated_levels(std::vector<CacheInfo> levels, const std::vector<MeasuredCache>& measured) {
+  for (CacheInfo& c : levels) {
+    const auto s = measured_size(c, measured);
+    const uint64_t set = c.ways * c.line;
+    if (s && set > 0 && *s >= set) c.size = *s / set * set;
+  }
+  return levels;
+}
+
 bool sweep_done(const std::vector<SizeRate>& sweep, const std::vector<CacheInfo>& reported) {
   if (sweep.empty() || reported.empty()) return false;
   const auto matched = match_knees(find_knees(sweep), reported);

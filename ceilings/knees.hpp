@@ -50,6 +50,11 @@ std::optional<uint64_t> measured_size(const CacheInfo& reported, const std::vect
 // `reported` with each level's size replaced by its measured_size() where there is one.
 std::vector<CacheInfo> effective_caches(std::vector<CacheInfo> reported, const std::vector<MeasuredCache>& measured);
 
+// The emulator's levels (sizes, ways and lines known) resized to `measured` as effective_caches
+// does, each resized level rounded down to a multiple of ways * line (whole sets); a level that
+// would round to nothing keeps its size. Equal to `levels` when nothing was measured to differ.
+std::vector<CacheInfo> simulated_levels(std::vector<CacheInfo> levels, const std::vector<MeasuredCache>& measured);
+
 // Whether `sweep` (ascending) has gone far enough: the last reported level has a knee and the
 // last point is at least kPastLastKnee times it.
 inline constexpr uint64_t kPastLastKnee = 4;

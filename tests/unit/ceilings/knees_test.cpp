@@ -86,6 +86,19 @@ TEST(CeilingsKnees, MeasuredSizeReplacesTheReportedOneBelowHalfOfIt) {
   EXPECT_EQ(effective_caches(kVm, {}), kVm);
 }
 
+// The emulator's levels: whole sets (a multiple of ways * line), ways and line kept.
+TEST(CeilingsKnees, SimulatedLevelsAreResizedToWholeSets) {
+  const std::vector<MeasuredCache> m = {{1, 45056}, {2, std::nullopt}, {3, 56430592}};  // 53.8 MiB
+  const auto e = simulated_levels(kVm, m);
+  EXPECT_EQ(e[0], kVm[0]);
+  EXPECT_EQ(e[1], kVm[1]);
+  EXPECT_EQ(e[2].size, 56430592u / (15 * 64) * (15 * 64));  // 58781 sets of 15 ways
+  EXPECT_EQ(e[2].size % (15 * 64), 0u);
+  EXPECT_EQ(e[2].ways, 15u);
+  EXPECT_EQ(simulated_levels(kVm, {{3, 32 * MiB}})[2].size, 32 * MiB / 960 * 960);
+  EXPECT_EQ(simulated_levels(kVm, {}), kVm);
+}
+
 TEST(CeilingsKnees, SweepIsDoneFourTimesPastTheLastLevelsKnee) {
   auto upto = [](uint64_t end) {
     std::vector<uint64_t> sizes;
