@@ -18,6 +18,8 @@ struct Found {
 
 std::optional<Found> find(const std::string& file) {
   if (!file.empty()) return Found{ceilings::load(file), file};
+  // This machine's measurement describes its own caches, not those ROOFPROF_HOST_CACHES gives.
+  if (host_caches().replaced) return std::nullopt;
   const auto dir = ceilings::default_cache_dir();
   if (dir.empty()) return std::nullopt;
   const auto path = ceilings::cache_file(dir, ceilings::current_machine());

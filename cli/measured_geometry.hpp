@@ -18,7 +18,8 @@ struct HostGeometry {
 };
 
 // From `ceilings_file` (run --ceilings; UserError when it is not a ceilings file), or, when it
-// is "", this machine's cached ceilings (`roofprof ceilings`; none, or unreadable: reported).
+// is "", this machine's cached ceilings (`roofprof ceilings`; none, or unreadable: reported; not
+// read when ROOFPROF_HOST_CACHES replaces the host's caches in a test build: it measured others).
 // `reported`: the host's levels as the emulator models them (emul::host_cache_geometry()).
 HostGeometry host_geometry(const std::string& ceilings_file, const std::vector<CacheInfo>& reported);
 
