@@ -53,6 +53,7 @@ std::vector<MeasuredCache> match_knees(const std::vector<uint64_t>& knees, const
 }
 
 std::optional<uint64_t> measured_size(const CacheInfo& reported, const std::vector<MeasuredCache>& measured) {
+  if (measured.empty() || reported.level != measured.back().level) return std::nullopt;  // the last level only
   for (const MeasuredCache& m : measured)
     if (m.level == reported.level && m.effective_bytes && double(*m.effective_bytes) < kMisreported * double(reported.size))
       return m.effective_bytes;

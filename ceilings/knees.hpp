@@ -38,9 +38,11 @@ std::vector<uint64_t> find_knees(const std::vector<SizeRate>& sweep);
 // reported level; effective_bytes null where no knee matched.
 std::vector<MeasuredCache> match_knees(const std::vector<uint64_t>& knees, const std::vector<CacheInfo>& reported);
 
-// A measured size replaces the reported one when it is below kMisreported of it: a knee sits in
-// the middle of the fall, below the capacity of a cache whose replacement is not strict LRU, and
-// the sweep's sizes are 2^(1/4) apart; half is far outside both.
+// A measured size replaces the reported one when the level is the last one reported and the
+// knee is below kMisreported of it: a knee sits in the middle of the fall, below the capacity of
+// a cache whose replacement is not strict LRU, and the sweep's sizes are 2^(1/4) apart; half is
+// far outside both. Levels below the last are private and reported right: their knees are
+// recorded, never used (a knee of noise on a loaded machine must not shrink the L1).
 inline constexpr double kMisreported = 0.5;
 
 // The level's size as the machine measured it, when it is known and differs from the reported

@@ -14,9 +14,13 @@
 namespace roofprof::ceilings {
 namespace {
 
-// Short samples: only the best of them counts, and a knee needs no more than a few per cent.
+// Short samples: only the best of them counts, and a knee needs no more than a few per cent. At
+// least 2 ms each whatever --sample-ms says: with 0.1 ms samples at load average 9 one sweep put
+// L1 at 12 KiB. A process starved to a tenth of a CPU still gets knees of noise (docs/ceilings.md,
+// "Limits"); only the last level's knee is ever used (ceilings/knees.hpp).
 constexpr double kSampleShare = 0.1;  // of the context's sample length
-constexpr int kSamples = 3;
+constexpr double kMinSample_s = 0.002;
+constexpr int kSamples = 5;
 
 MemoryKernel load_kernel() {
   MemoryKernel load{};
@@ -33,7 +37,7 @@ std::string size_label(uint64_t bytes) {
 
 std::vector<MeasuredCache> measure_hierarchy(const Context& ctx, Team& single, uint64_t limit) {
   const MemoryKernel load = load_kernel();
-  const double sample_s = ctx.sample_s * kSampleShare;
+  const double sample_s = std::max(ctx.sample_s * kSampleShare, kMinSample_s);
   Buffer buf(limit);
   auto* d = buf.as<double>();
   uint64_t touched = 0;  // doubles first-touched so far: the buffer grows with the sweep

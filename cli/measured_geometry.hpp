@@ -1,7 +1,7 @@
 #pragma once
 // The hierarchy run's emulated pass simulates when --cache does not give one: the host's
 // reported levels, resized to the hierarchy `roofprof ceilings` measured (its capacity knees,
-// ceilings/knees.hpp) where a level holds less than half of what is reported, as a VM that
+// ceilings/knees.hpp) where the last level holds less than half of what is reported, as a VM that
 // reports its host's whole socket does (docs/emulation.md, "Where the geometry comes from").
 #include <string>
 #include <vector>

@@ -690,7 +690,7 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                             "cold still evicts the host's caches in the native run");
   sub.add_option("--ceilings", o->ceilings,
                  "emulation backend: the measured cache hierarchy from this file (roofprof ceilings -o) instead of "
-                 "this machine's cached ceilings; a level it measured at under half the reported size is simulated "
+                 "this machine's cached ceilings; a last level it measured at under half the reported size is simulated "
                  "at the measured size (docs/emulation.md)")
       ->type_name("FILE");
   sub.add_option("--cache-state", o->cache_state,

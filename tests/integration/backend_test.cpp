@@ -183,7 +183,7 @@ TEST(Backend, StreamBeyondTheGivenLastLevelComesFromDram) {
 // 32 MiB (roofprof ceilings' measured_caches) under a reported 508 MB L3 makes the emulated run
 // simulate a 32 MiB L3 (whole sets of its 16 ways): the 256 MiB stream gets at least 0.9 of its
 // compulsory DRAM reads, the result says "measured" and has no warning about the reported size.
-// L1 and L2, measured near their reported sizes, stay as reported. A file that is not a ceilings
+// L1 and L2 (measured near its reported size, and without a knee) stay as reported. A file that is not a ceilings
 // file, or --ceilings beside --cache, is bad input in one line.
 TEST(Backend, StreamBeyondTheMeasuredLastLevelComesFromDram) {
   Sandbox sb;
