@@ -48,5 +48,8 @@ std::vector<ComputeCeiling> measure_compute(const Context& ctx, Team& team);
 std::vector<BandwidthCeiling> measure_bandwidth(const Context& ctx, Team& team, double ghz);
 std::vector<LatencyCeiling> measure_latency(const Context& ctx, Team& single, double ghz);
 std::vector<SweepPoint> measure_sweep(const Context& ctx, Team& single);
+// The hierarchy as one thread measures it (ceilings/knees.hpp), matched to ctx.caches (the
+// reported levels); the sweep goes at most to `limit` bytes (hierarchy_sweep_limit).
+std::vector<MeasuredCache> measure_hierarchy(const Context& ctx, Team& single, uint64_t limit);
 
 }  // namespace roofprof::ceilings

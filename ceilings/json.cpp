@@ -80,6 +80,8 @@ void validate(const Ceilings& c, const std::string& origin) {
   if (c.machine.cores < 1 || c.machine.cores > (1 << 20)) bad(origin, "machine.cores");
   for (const auto& g : c.caches)
     if (g.level < 1 || g.level > 4 || g.line < 1 || g.shared_by_cpus < 1) bad(origin, "caches");
+  for (const auto& g : c.measured_caches)
+    if (g.level < 1 || g.level > 4 || (g.effective_bytes && *g.effective_bytes == 0)) bad(origin, "measured_caches");
   const auto& m = c.method;
   for (double v : {m.timer_ghz, m.timer_overhead_ns, m.sample_ms, m.seconds}) check_amount(origin, "method", v);
   if (m.samples < 0) bad(origin, "method.samples");
@@ -122,6 +124,9 @@ nlohmann::json to_json(const Ceilings& c) {
                            {"size_bytes", g.size},
                            {"line_bytes", g.line},
                            {"shared_by_cpus", g.shared_by_cpus}});
+  j["measured_caches"] = json::array();
+  for (const auto& g : c.measured_caches)
+    j["measured_caches"].push_back({{"level", g.level}, {"effective_bytes", g.effective_bytes ? json(*g.effective_bytes) : json(nullptr)}});
   j["isas"] = c.isas;
   const auto& m = c.method;
   j["method"] = {{"mode", name(m.mode)},
@@ -194,6 +199,11 @@ Ceilings from_json(const nlohmann::json& j, const std::string& origin) {
       c.caches.push_back({whole<int>(g.at("level")), whole<std::uint64_t>(g.at("size_bytes")), 0,
                           uint64_t(std::max(line, 0)), whole<int>(g.at("shared_by_cpus")), {}});
     }
+    if (j.contains("measured_caches"))  // absent in files from before the measured hierarchy
+      for (const auto& g : j["measured_caches"])
+        c.measured_caches.push_back({whole<int>(g.at("level")), g.at("effective_bytes").is_null()
+                                                                    ? std::nullopt
+                                                                    : std::optional(whole<std::uint64_t>(g["effective_bytes"]))});
     c.isas = j.at("isas").get<std::vector<std::string>>();
     const auto& m = j.at("method");
     c.method.mode = parse_mode(m.at("mode").get<std::string>());

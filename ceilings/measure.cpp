@@ -10,6 +10,7 @@
 
 #include "ceilings/check.hpp"
 #include "ceilings/context.hpp"
+#include "ceilings/knees.hpp"
 #include "ceilings/machine.hpp"
 #include "ceilings/names.hpp"
 #include "ceilings/plan.hpp"
@@ -88,13 +89,16 @@ Remeasure remeasure_on(const Context& ctx, const std::vector<int>& cpus, const C
 
 }  // namespace
 
+bool measured_in(Mode mode, Op op) { return mode == Mode::full || op == Op::fma || op == Op::add_mul; }
+bool measured_in(Mode mode, Kind kind) { return mode == Mode::full || kind != Kind::random; }
+
 Ceilings measure(const MeasureOptions& options) {
   const auto begin = std::chrono::steady_clock::now();
   const Timer timer = Timer::calibrate();
   const bool full = options.mode == Mode::full;
   Context ctx{timer, options, core_model(cpu_signature()), cache_geometry()};
   ctx.sample_s = (options.sample_ms > 0 ? options.sample_ms : full ? 50.0 : 20.0) / 1e3;
-  ctx.samples = options.samples > 0 ? options.samples : full ? 9 : 5;
+  ctx.samples = options.samples > 0 ? options.samples : full ? 9 : 3;
   ctx.dram_total = dram_total_bytes(ctx.caches, physical_memory());
 
   Ceilings c;
@@ -114,6 +118,14 @@ Ceilings measure(const MeasureOptions& options) {
   c.method.measured_at = utc_now();
 
   const std::vector<int> cpus = allowed_cpus();
+  // The levels' working sets come from the hierarchy as measured where a VM misreports it.
+  if (options.bandwidth || options.latency || full) {
+    Team single({cpus.front()});
+    c.measured_caches = measure_hierarchy(ctx, single, hierarchy_sweep_limit(ctx.caches, physical_memory()));
+    c.method.parts.push_back("hierarchy");
+    ctx.caches = effective_caches(ctx.caches, c.measured_caches);
+    ctx.dram_total = dram_total_bytes(ctx.caches, physical_memory());
+  }
   double single_ghz = 0;
   for (int threads : thread_counts(options, int(cpus.size()))) {
     Team team(std::vector<int>(cpus.begin(), cpus.begin() + threads));

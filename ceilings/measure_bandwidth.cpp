@@ -52,6 +52,26 @@ std::string label(Level level, const char* what, int n) {
          " thread" + (n > 1 ? "s" : "");
 }
 
+// Random access over a prefix of each member's arrays (lp.random_bytes_per_thread).
+BandwidthCeiling measure_random(const Context& ctx, Team& team, const LevelPlan& lp,
+                                const std::vector<std::unique_ptr<Arrays>>& arrays) {
+  const int n = team.size();
+  ctx.progress(label(lp.level, "random", n));
+  const uint64_t lines = lp.random_bytes_per_thread / kLine;  // a prefix of the arrays
+  std::vector<std::vector<uint32_t>> order(static_cast<size_t>(n));
+  team.run([&](int m) { order[size_t(m)] = random_order(lines, 0x5eed + uint64_t(m)); });
+  std::vector<uint64_t> sink(static_cast<size_t>(n));
+  auto work = [&](int m, uint64_t passes) {
+    sink[size_t(m)] += random_read(arrays[size_t(m)]->buffer.data(), kLine,
+                                   order[size_t(m)].data(), lines, passes);
+  };
+  const uint64_t passes =
+      calibrate_passes(ctx.timer, ctx.sample_s, [&](uint64_t p) { work(0, p); });
+  const auto seconds = timed_samples(team, ctx.timer, ctx.samples, passes, work);
+  return make(lp.level, Kind::random, Isa::scalar, n, lines * kLine * n,
+              double(lines * kLine) * double(passes) * n, 0, seconds);
+}
+
 }  // namespace
 
 std::vector<BandwidthCeiling> measure_bandwidth(const Context& ctx, Team& team, double ghz) {
@@ -84,20 +104,7 @@ std::vector<BandwidthCeiling> measure_bandwidth(const Context& ctx, Team& team, 
       out.push_back(b);
     }
 
-    ctx.progress(label(lp.level, "random", n));
-    const uint64_t lines = lp.random_bytes_per_thread / kLine;  // a prefix of the arrays
-    std::vector<std::vector<uint32_t>> order(static_cast<size_t>(n));
-    team.run([&](int m) { order[size_t(m)] = random_order(lines, 0x5eed + uint64_t(m)); });
-    std::vector<uint64_t> sink(static_cast<size_t>(n));
-    auto work = [&](int m, uint64_t passes) {
-      sink[size_t(m)] += random_read(arrays[size_t(m)]->buffer.data(), kLine,
-                                     order[size_t(m)].data(), lines, passes);
-    };
-    const uint64_t passes =
-        calibrate_passes(ctx.timer, ctx.sample_s, [&](uint64_t p) { work(0, p); });
-    const auto seconds = timed_samples(team, ctx.timer, ctx.samples, passes, work);
-    out.push_back(make(lp.level, Kind::random, Isa::scalar, n, lines * kLine * n,
-                       double(lines * kLine) * double(passes) * n, 0, seconds));
+    if (measured_in(ctx.options.mode, Kind::random)) out.push_back(measure_random(ctx, team, lp, arrays));
     team.run([&](int m) { arrays[size_t(m)].reset(); });  // freed by the thread that mapped it
   }
   return out;

@@ -26,7 +26,7 @@ std::vector<ComputeCeiling> measure_compute(const Context& ctx, Team& team) {
   std::vector<ComputeCeiling> out;
   std::vector<double> sink(size_t(n), 0.0);  // results, so no call can be dropped
   for (const ComputeKernel& k : compute_kernels()) {
-    if (!wanted(ctx.options, k.isa)) continue;
+    if (!wanted(ctx.options, k.isa) || !measured_in(ctx.options.mode, k.op)) continue;
     ctx.progress(std::string("compute ") + name(k.isa) + " " + name(k.precision) + " " +
                  name(k.op) + ", " + std::to_string(n) + " thread" + (n > 1 ? "s" : ""));
     const uint64_t iters =

@@ -22,6 +22,13 @@ uint64_t dram_total_bytes(const std::vector<CacheInfo>& caches, uint64_t physica
   return round_down(total);
 }
 
+uint64_t hierarchy_sweep_limit(const std::vector<CacheInfo>& caches, uint64_t physical_memory) {
+  uint64_t llc = 0;
+  for (const auto& c : caches) llc = std::max(llc, c.size);
+  const uint64_t want = round_down(std::max<uint64_t>(2 * llc, uint64_t(256) << 20));
+  return std::min(want, dram_total_bytes(caches, physical_memory));
+}
+
 std::vector<LevelPlan> plan_levels(const std::vector<CacheInfo>& caches, int threads,
                                    uint64_t dram_total) {
   std::vector<LevelPlan> out;
@@ -42,7 +49,10 @@ std::vector<LevelPlan> plan_levels(const std::vector<CacheInfo>& caches, int thr
 
 std::vector<uint64_t> sweep_sizes(uint64_t dram_total) {
   std::vector<uint64_t> out;
-  for (double s = 4096; s <= double(dram_total); s *= std::pow(2.0, 0.25)) {
+  // 4 KiB x 2^(k/4): every fourth size an exact power of two (no accumulated rounding).
+  for (int k = 0;; ++k) {
+    const double s = 4096 * std::exp2(k / 4.0);
+    if (s > double(dram_total)) break;
     const uint64_t b = round_down(uint64_t(s));
     if (out.empty() || b != out.back()) out.push_back(b);
   }

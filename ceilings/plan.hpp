@@ -25,6 +25,11 @@ uint64_t dram_total_bytes(const std::vector<CacheInfo>& caches, uint64_t physica
 std::vector<LevelPlan> plan_levels(const std::vector<CacheInfo>& caches, int threads,
                                    uint64_t dram_total);
 
+// The measured hierarchy's sweep (measure_hierarchy) goes up to twice the reported last level, at
+// least 256 MiB, at most dram_total_bytes (a quarter of the memory): past a knee even where the
+// last level is reported right. It stops earlier once the last level's knee is found.
+uint64_t hierarchy_sweep_limit(const std::vector<CacheInfo>& caches, uint64_t physical_memory);
+
 // --full sweep: 4 KiB .. dram_total, four sizes per doubling.
 std::vector<uint64_t> sweep_sizes(uint64_t dram_total);
 

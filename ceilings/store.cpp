@@ -36,7 +36,8 @@ bool covers(const MethodInfo& cached, const MeasureOptions& want) {
   if (want.mode == Mode::full && cached.mode != Mode::full) return false;
   return (!want.compute || has(cached.parts, "compute")) &&
          (!want.bandwidth || has(cached.parts, "bandwidth")) &&
-         (!want.latency || has(cached.parts, "latency"));
+         (!want.latency || has(cached.parts, "latency")) &&
+         (!(want.bandwidth || want.latency) || has(cached.parts, "hierarchy"));
 }
 
 // Why `cached` does not belong to `now`, or "" if it does.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ceilings/check.hpp"
+#include "ceilings/knees.hpp"
 #include "ceilings/names.hpp"
 
 namespace roofprof::ceilings {
@@ -30,6 +31,24 @@ std::string flagged_section(const Ceilings& c) {
          "\"Sanity check\"); do not use them as roofs:\n" + out;
 }
 
+// "caches: L1 48 KiB (measured 40 KiB), ..., L3 480 MiB (measured 32 MiB: used)": reported sizes
+// and, where the hierarchy was measured, each level's knee for one thread ("no knee" where none);
+// "used" where the measured size replaces the reported one (ceilings/knees.hpp).
+std::string caches_line(const Ceilings& c) {
+  std::string out;
+  for (const auto& g : c.caches) {
+    out += fmt::format("{}L{} {}", out.empty() ? "caches: " : ", ", g.level, format_bytes(g.size));
+    if (c.measured_caches.empty()) continue;
+    std::optional<uint64_t> knee;
+    for (const auto& m : c.measured_caches)
+      if (m.level == g.level) knee = m.effective_bytes;
+    if (!knee) out += " (no knee measured)";
+    else out += fmt::format(" (measured {}{})", format_bytes(*knee), measured_size(g, c.measured_caches) ? ": used" : "");
+  }
+  if (out.empty()) return out;
+  return out + (c.measured_caches.empty() ? " (reported)\n" : "; measured: one thread's load-bandwidth knee\n");
+}
+
 }  // namespace
 
 std::string format_bytes(uint64_t b) {
@@ -53,6 +72,7 @@ std::string format_table(const Ceilings& c) {
          (m.core_model.empty() ? std::string("unknown core model, not shown")
                                : m.core_model + " x measured clock x cores") +
          "\n";
+  out += caches_line(c);
   for (const auto& f : c.frequency)
     out += fmt::format("clock, {} thread{}: {} GHz\n", f.threads, f.threads > 1 ? "s" : "",
                        spread(f.ghz, 3));

@@ -66,6 +66,14 @@ struct SweepPoint {
   double latency_ns;
 };
 
+// A cache level's capacity as one thread measured it: the knee of the load-bandwidth sweep
+// matched to the level (ceilings/knees.hpp); null where the sweep showed none for it.
+struct MeasuredCache {
+  int level;
+  std::optional<uint64_t> effective_bytes;
+  bool operator==(const MeasuredCache&) const = default;
+};
+
 // What the cache file is keyed by, plus facts needed to read the numbers.
 struct MachineId {
   std::string cpu_model;
@@ -98,6 +106,9 @@ struct Ceilings {
   // L1 to L3 (data or unified), with line and shared_by_cpus known (machine.hpp cache_geometry);
   // ways is not recorded.
   std::vector<CacheInfo> caches;
+  // One entry per level of `caches` when the hierarchy was measured (method.parts "hierarchy");
+  // empty otherwise (a partial measurement without bandwidth or latency, an older file).
+  std::vector<MeasuredCache> measured_caches;
   std::vector<std::string> isas;       // ISAs this CPU supports and roofprof measured
   MethodInfo method;
   std::vector<FrequencyReading> frequency;

@@ -73,11 +73,12 @@ std::vector<result::SimulatedCache> simulated_caches(const emul::Result& emulate
   return out;
 }
 
-void record_simulated_caches(const emul::Result& emulated, bool given, result::Run& run) {
+void record_simulated_caches(const emul::Result& emulated, const std::string& source, bool last_level_measured,
+                             result::Run& run) {
   run.simulated_caches = simulated_caches(emulated);
   if (run.simulated_caches.empty()) return;
-  run.simulated_caches_source = given ? "option" : "reported";
-  if (!given)
+  run.simulated_caches_source = source;
+  if (source == "reported" && !last_level_measured)
     if (auto w = emul::implausible_last_level(emulated.simulated_caches)) run.warnings.push_back(std::move(*w));
 }
 

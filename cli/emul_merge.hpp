@@ -51,9 +51,12 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
 std::vector<result::SimulatedCache> simulated_caches(const emul::Result& emulated);
 
 // Records in `run` the hierarchy the emulated run simulated and where it came from
-// (`simulated_caches_source`: "option" when `given` (--cache), else "reported", the host's), with
-// a warning when a reported last level is implausible (emul::implausible_last_level).
-void record_simulated_caches(const emul::Result& emulated, bool given, result::Run& run);
+// (`simulated_caches_source`: "option" (--cache), "measured" (the host's resized to the hierarchy
+// `roofprof ceilings` measured) or "reported" (the host's)), with a warning when a reported last
+// level is implausible (emul::implausible_last_level) and no measurement found its knee
+// (`last_level_measured`).
+void record_simulated_caches(const emul::Result& emulated, const std::string& source, bool last_level_measured,
+                             result::Run& run);
 
 // run --annotate: each function region gets the instructions of its functions (the symbols at its
 // entry sites, from their first byte to their size) with their counts.

@@ -133,7 +133,7 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
       return "";
     }
     for (auto& w : merge_emulated(run.regions, emulated, how.cache_sim)) run.warnings.push_back(std::move(w));
-    record_simulated_caches(emulated, !how.cache.empty(), run);
+    record_simulated_caches(emulated, how.cache.empty() ? "reported" : "option", false, run);
     attach_regions(planner, emulated, self, run);
   } catch (const UserError& e) {
     run.warnings.push_back(std::string("emulated run failed: ") + e.what());

@@ -86,8 +86,8 @@ std::optional<std::string> implausible_last_level(const std::vector<CacheInfo>& 
   if (reported.empty() || reported.back().size <= kPlausibleLastLevel) return std::nullopt;
   return fmt::format("the host reports a {} L{}, more than the {} any AMD core can fill (a VM often reports its "
                      "host's whole socket): data between the real last level and that size is simulated as hits, "
-                     "not DRAM traffic; give the geometry (run --cache L1=48K/12,L2=1M/8,L3=32M/16) or check it "
-                     "with roofprof ceilings --full",
+                     "not DRAM traffic; give the geometry (run --cache L1=48K/12,L2=1M/8,L3=32M/16) or measure it "
+                     "(roofprof ceilings: run then simulates the measured hierarchy)",
                      size_text(reported.back().size), reported.back().level, size_text(kPlausibleLastLevel));
 }
 

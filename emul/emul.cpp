@@ -214,8 +214,8 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   }
   std::vector<CacheInfo> cache;
   if (options.cache_sim) {
-    const bool host = options.cache.empty();
-    cache = host ? host_cache_geometry() : options.cache;
+    const bool host = options.cache.empty() || options.cache_is_host;
+    cache = options.cache.empty() ? host_cache_geometry() : options.cache;
     check_cache_geometry(cache);
     cache = simulated_hierarchy(cache, options.last_level_inclusive, host,
                                 host ? host_caches().cpuid : std::vector<CacheInfo>{});

@@ -75,9 +75,11 @@ def main():
     thread_counts = sorted({1, cpus})
     results = {}  # (line, threads) -> {"roofprof": [...], "likwid": [...], "unit": ...}
 
-    def add(line, threads, side, value, unit):
-        r = results.setdefault((line, threads), {"roofprof": [], "likwid": [], "unit": unit})
+    def add(line, threads, side, value, unit, size=None):
+        r = results.setdefault((line, threads), {"roofprof": [], "likwid": [], "unit": unit, "sizes": set()})
         r[side].append(value)
+        if size:
+            r["sizes"].add(size // 1024)
 
     def compute_group(t, roofprof_first):
         def rp():
@@ -105,13 +107,11 @@ def main():
                 e = next(x for x in bw["bandwidth"] if x["kind"] == kind
                          and x["level"] == level and x["threads"] == t)
                 sizes[test] = e["working_set_bytes"]
-                add(f"{test} {level} ({e['working_set_bytes'] // 1024} KiB)", t, "roofprof",
-                    e["gbytes_per_s"], "GB/s")
+                add(f"{test} {level}", t, "roofprof", e["gbytes_per_s"], "GB/s", e["working_set_bytes"])
 
         def lk():
             for test, _ in STREAMS:
-                add(f"{test} {level} ({sizes[test] // 1024} KiB)", t, "likwid",
-                    likwid(test, sizes[test], t), "GB/s")
+                add(f"{test} {level}", t, "likwid", likwid(test, sizes[test], t), "GB/s", sizes[test])
         if not roofprof_first:  # learn roofprof's working sets first, untimed by the comparison
             bw = roofprof_json(a.roofprof, ["--only", "bandwidth", "--levels", level,
                                             "--threads", str(t), ])
@@ -146,6 +146,8 @@ def main():
         for key, v in (("paired", paired), ("medians", rp / lk), ("bests", brp / blk)):
             worst[key] = min(worst[key], v)
         mark = "**" if paired < 0.97 else ""
+        if r["sizes"]:  # the DRAM size follows the measured last level, which varies a little
+            line = f"{line} ({', '.join(str(k) for k in sorted(r['sizes']))} KiB)"
         print(f"| {line} | {t} | {r['unit']} | {mark}{paired:.3f}{mark} | {min(pairs):.2f}-{max(pairs):.2f} "
               f"| {rp:.1f} | {lk:.1f} | {rp / lk:.3f} | {brp:.1f} | {blk:.1f} | {brp / blk:.3f} |")
     print(f"\nworst median paired ratio: {worst['paired']:.3f}, ratio of medians: {worst['medians']:.3f}, "

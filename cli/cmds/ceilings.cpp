@@ -122,7 +122,7 @@ Runner setup_ceilings(CLI::App& sub) {
   sub.add_option("--sample-ms", o->sample_ms, "length of one sample (default 20, --full 50)")
       ->check(CLI::Range(0.1, 60000.0))
       ->type_name("MS");
-  sub.add_option("--samples", o->samples, "samples per ceiling after the warm-up (default 5, --full 9)")
+  sub.add_option("--samples", o->samples, "samples per ceiling after the warm-up (default 3, --full 9)")
       ->check(CLI::Range(1, 1000))
       ->type_name("N");
   return [o] { return run(*o); };

@@ -18,6 +18,7 @@
 #include "cli/agent_run.hpp"
 #include "cli/assemble.hpp"
 #include "cli/cache_geometry_option.hpp"
+#include "cli/measured_geometry.hpp"
 #include "cli/combined_run.hpp"
 #include "cli/command.hpp"
 #include "cli/emul_agent.hpp"
@@ -33,6 +34,8 @@
 #include "counters/backend_choice.hpp"
 #include "counters/native_counters.hpp"
 #include "counters/run_backend.hpp"
+#include "ceilings/store.hpp"
+#include "emul/cache_geometry.hpp"
 #include "emul/emul.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
@@ -88,6 +91,7 @@ struct RunOptions {
   std::string cache_geometry;             // --cache as given; "": the host's caches
   std::vector<CacheInfo> cache_levels;    // its levels (cache_option)
   std::optional<bool> last_inclusive;     // --cache's or --cache-last-level's; null: as the host's
+  std::string ceilings;                   // --ceilings: the measured hierarchy's file; "": this machine's cache
   bool quiet = false;
   bool no_ptrace = false;
   bool preload = true;            // the combined mode: tracer + in-process agent (--no-preload: off)
@@ -335,7 +339,6 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
   emul::Options eo;
   eo.scope = scope;
   eo.cache_sim = o.cache_sim;
-  eo.cache = o.cache_levels;
   eo.last_level_inclusive = o.last_inclusive;
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
   eo.follow_exec = o.follow_fork;
@@ -360,6 +363,15 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       probes = emulation_probes(planner);
       for (auto& w : emulation_left_out(planner)) res.warnings.push_back(std::move(w));
     }
+    // Without --cache: the host's hierarchy, resized to the measured one where that differs.
+    HostGeometry host{{}, o.cache_levels.empty() ? "reported" : "option", "", false};
+    if (o.cache_sim && o.cache_levels.empty()) host = host_geometry(o.ceilings, emul::host_cache_geometry());
+    eo.cache = o.cache_levels.empty() ? host.levels : o.cache_levels;
+    eo.cache_is_host = o.cache_levels.empty();
+    if (host.source == "measured" && !o.quiet)
+      std::fprintf(stderr, "roofprof: simulating the measured caches %s (from %s) instead of the reported %s\n",
+                   emul::to_string(host.levels).c_str(), host.measured_in.c_str(),
+                   emul::to_string(emul::host_cache_geometry()).c_str());
     auto emulated = emul::run(o.command, probes, eo);
     interrupted = emulated.interrupted;
     if (!plan.native_pass) emulated_regions_only(planner, emulated, res);
@@ -380,7 +392,7 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
           "the program replaced itself (execve): without --follow-fork the emulated run measured the code before "
           "the exec only, while the native run's times include the program it exec'd: W and Q describe less code "
           "than T in the regions open across the exec and the whole run (--follow-fork measures both)");
-    record_simulated_caches(emulated, !o.cache_levels.empty(), res);
+    record_simulated_caches(emulated, host.source, host.last_level_measured, res);
     if (o.annotate) attach_annotation(res.regions, emulated.annotation);
     groups.add_emulated(emulated);
   } catch (const Interrupted& e) {
@@ -591,6 +603,9 @@ int run(const RunOptions& o) {
   if (!o.cache_levels.empty() && !m.plan.emulated_pass)
     throw UserError("--cache sets the caches the emulated run simulates, and this run has none: use "
                     "--backend emul (or auto on a machine without hardware counters)");
+  if (!o.ceilings.empty() && !m.plan.emulated_pass)
+    throw UserError("--ceilings gives the measured caches the emulated run simulates, and this run has none: use "
+                    "--backend emul (or auto on a machine without hardware counters)");
   if (o.annotate && !m.plan.emulated_pass)
     throw UserError("--annotate counts each instruction in the emulated run, which this run has none of: use "
                     "--backend emul (or auto on a machine without hardware counters)");
@@ -715,6 +730,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
   add_cache_geometry_option(sub, o->cache_geometry,
                             "; its last level is inclusive unless --cache-last-level non-inclusive; --cache-state "
                             "cold still evicts the host's caches in the native run");
+  sub.add_option("--ceilings", o->ceilings,
+                 "emulation backend: the measured cache hierarchy from this file (roofprof ceilings -o) instead of "
+                 "this machine's cached ceilings; a last level it measured at under half the reported size is simulated "
+                 "at the measured size (docs/emulation.md)")
+      ->type_name("FILE");
   sub.add_option("--cache-state", o->cache_state,
                  "warm: the program as it runs; cold: caches evicted before each outermost region call "
                  "(docs/methodology.md)")
@@ -748,6 +768,13 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
     o->last_inclusive = last_level_inclusion(given, o->cache_last_level);
     if (!o->cache_levels.empty() && !o->cache_sim)
       throw UserError("--cache describes the simulated caches, which --no-cache-sim turns off: give one");
+    if (!o->ceilings.empty()) {
+      if (!o->cache_levels.empty())
+        throw UserError("--ceilings and --cache both give the simulated caches: give one");
+      if (!o->cache_sim)
+        throw UserError("--ceilings gives the simulated caches, which --no-cache-sim turns off: give one");
+      ceilings::load(o->ceilings);  // UserError when it is not a ceilings file
+    }
     return run(*o);
   };
 }

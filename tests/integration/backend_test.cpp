@@ -179,6 +179,65 @@ TEST(Backend, StreamBeyondTheGivenLastLevelComesFromDram) {
   EXPECT_LE(dsum["bytes"]["DRAM"]["read"].get<double>(), 1.01 * kStream) << dsum["bytes"].dump();
 }
 
+// Issue 34: the measured hierarchy. A ceilings file whose sweep found the last level's knee at
+// 32 MiB (roofprof ceilings' measured_caches) under a reported 508 MB L3 makes the emulated run
+// simulate a 32 MiB L3 (whole sets of its 16 ways): the 256 MiB stream gets at least 0.9 of its
+// compulsory DRAM reads, the result says "measured" and has no warning about the reported size.
+// L1 and L2 (measured near its reported size, and without a knee) stay as reported. A file that is not a ceilings
+// file, or --ceilings beside --cache, is bad input in one line.
+TEST(Backend, StreamBeyondTheMeasuredLastLevelComesFromDram) {
+  Sandbox sb;
+  RunOptions ro;
+  ro.timeout = 300s;
+  ro.env["ROOFPROF_HOST_CACHES"] = "L1=48K:12:64,L2=1M:8:64,L3=508M:16:64";
+  write_text(sb.path("measured.json"), R"({"schema": "roofprof.ceilings/1",
+    "machine": {"cpu_model": "Test CPU", "cores": 2, "kernel": "6.1.0", "microcode": "0x1"},
+    "caches": [{"level": 1, "size_bytes": 49152, "line_bytes": 64, "shared_by_cpus": 1},
+               {"level": 2, "size_bytes": 1048576, "line_bytes": 64, "shared_by_cpus": 1},
+               {"level": 3, "size_bytes": 532676608, "line_bytes": 64, "shared_by_cpus": 2}],
+    "measured_caches": [{"level": 1, "effective_bytes": 45056}, {"level": 2, "effective_bytes": null},
+                        {"level": 3, "effective_bytes": 33554432}],
+    "isas": ["scalar"],
+    "method": {"mode": "quick", "timer": "rdtscp+lfence", "timer_ghz": 2.6, "timer_overhead_ns": 10,
+               "sample_ms": 20, "samples": 3, "core_model": null,
+               "parts": ["bandwidth", "hierarchy"], "measured_at": "2026-11-26T17:00:00Z", "seconds": 30},
+    "frequency": [], "compute": [], "bandwidth": [], "latency": [], "sweep": []})");
+  constexpr double kStream = 8.0 * (32 << 20);  // bytes dsum reads
+  auto r = sb.roofprof({"run", "--backend", "emul", "--ceilings", "measured.json", "--region", "dsum", "--",
+                        fixture("emul_kernels_O2"), "cache", "dsum", std::to_string(32 << 20), "0"},
+                       ro);
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  const json res = load_result(r);
+  EXPECT_EQ(res["simulated_caches_source"], "measured") << res.dump();
+  const json expected = json::parse(R"([
+    {"name": "L1", "size": 49152, "ways": 12, "line": 64, "inclusive": null},
+    {"name": "L2", "size": 1048576, "ways": 8, "line": 64, "inclusive": true},
+    {"name": "L3", "size": 33554432, "ways": 16, "line": 64, "inclusive": true}])");
+  EXPECT_EQ(res["simulated_caches"], expected) << res["simulated_caches"].dump();
+  EXPECT_EQ(res["warnings"].dump().find("reports a"), std::string::npos) << res["warnings"].dump();
+  EXPECT_NE(r.err.find("simulating the measured caches L1=48K:12:64,L2=1M:8:64,L3=32M:16:64 (from measured.json)"),
+            std::string::npos)
+      << r.diag();
+  const json dsum = region(res, "dsum");
+  EXPECT_GE(dsum["bytes"]["DRAM"]["read"].get<double>(), 0.9 * kStream) << dsum["bytes"].dump();
+  EXPECT_LE(dsum["bytes"]["DRAM"]["read"].get<double>(), 1.01 * kStream) << dsum["bytes"].dump();
+
+  write_text(sb.path("not-ceilings.json"), R"({"schema": "roofprof.result/1"})");
+  const std::vector<std::vector<std::string>> bad_runs = {
+      {"--ceilings", "not-ceilings.json"},
+      {"--ceilings", "no-such-file.json"},
+      {"--ceilings", "measured.json", "--cache", "L1=48K/12,L2=1M/8,L3=32M/16"},
+  };
+  for (const auto& opts : bad_runs) {
+    std::vector<std::string> argv{"run", "--backend", "emul"};
+    argv.insert(argv.end(), opts.begin(), opts.end());
+    argv.insert(argv.end(), {"--region", "dsum", "--", fixture("emul_kernels_O2"), "counts"});
+    auto b = sb.roofprof(argv, ro);
+    EXPECT_EQ(b.exit_code(), 2) << b.diag();
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.diag();
+  }
+}
+
 // --cache also takes a file holding the levels (lines and spaces as commas, # comments) and the
 // last level's inclusion as its last item; the older name --cache-geometry is the same option.
 // A missing file, or an inclusion that contradicts --cache-last-level, is bad input in one line.

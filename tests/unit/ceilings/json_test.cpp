@@ -11,6 +11,7 @@ Ceilings sample() {
   Ceilings c;
   c.machine = {"Test CPU", 2, "6.1.0-test", "0x42"};
   c.caches = {{1, 48 << 10, 0, 64, 1}, {2, 1 << 20, 0, 64, 1}, {3, 32 << 20, 0, 64, 2}};
+  c.measured_caches = {{1, 45056}, {2, std::nullopt}, {3, 16 << 20}};
   c.isas = {"scalar", "sse", "avx2", "avx512"};
   c.method.mode = Mode::full;
   c.method.timer = "rdtscp+lfence";
@@ -43,6 +44,19 @@ TEST(CeilingsJson, RoundTripKeepsEveryField) {
   EXPECT_DOUBLE_EQ(back.compute[0].gflops.min, 110.25);
   EXPECT_FALSE(back.compute[1].theoretical_gflops.has_value());
   EXPECT_EQ(back.bandwidth[1].working_set_bytes, uint64_t(1) << 28);
+  EXPECT_EQ(back.measured_caches, c.measured_caches);
+}
+
+// The measured hierarchy: one entry per level, null where the sweep found no knee; a file from
+// before it has none and reads as not measured.
+TEST(CeilingsJson, MeasuredCachesHaveNullForNoKneeAndMayBeAbsent) {
+  nlohmann::json j = to_json(sample());
+  EXPECT_EQ(j.at("measured_caches"), nlohmann::json::parse(R"([{"level": 1, "effective_bytes": 45056},
+      {"level": 2, "effective_bytes": null}, {"level": 3, "effective_bytes": 16777216}])"));
+  j.erase("measured_caches");
+  EXPECT_TRUE(from_json(j, "old").measured_caches.empty());
+  j["measured_caches"] = nlohmann::json::parse(R"([{"level": 3, "effective_bytes": 0}])");
+  EXPECT_THROW(from_json(j, "x"), UserError);
 }
 
 TEST(CeilingsJson, HasTheDocumentedFieldsAndNullForUnknown) {

@@ -90,6 +90,14 @@ TEST_F(CeilingsStore, CacheWithoutARequestedPartIsMeasuredAgain) {
   EXPECT_FALSE(got.ceilings.bandwidth.empty());
   EXPECT_TRUE(load_or_measure(o).from_cache);
   EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(got.ceilings.measured_caches.size(), got.ceilings.caches.size());
+  // A cache from before the measured hierarchy (no "hierarchy" part): measured again.
+  Ceilings old = got.ceilings;
+  old.method.parts = {"compute", "bandwidth"};
+  old.measured_caches.clear();
+  save(old, got.path);
+  EXPECT_FALSE(load_or_measure(o).from_cache);
+  EXPECT_TRUE(load_or_measure(o).from_cache);
 }
 
 TEST(CeilingsLoad, UnreadableFileIsAUserError) {
