@@ -15,13 +15,14 @@ h1{font-size:18px;font-weight:normal;overflow-wrap:anywhere}
 table{border-collapse:collapse;font-size:12px;margin-top:16px;max-width:100%}
 th,td{padding:3px 6px;border-bottom:1px solid #e4e4e4;white-space:nowrap}
 th{background:#f3f3f3;cursor:pointer;user-select:none;text-align:left;white-space:normal;vertical-align:bottom}
-td.text{white-space:normal;overflow-wrap:anywhere;min-width:60px;max-width:260px}
+td.name{white-space:normal;overflow-wrap:anywhere;min-width:140px;max-width:300px}
+td.words{white-space:normal;min-width:80px;max-width:190px}
 ul.notes li,ul.unplotted li{overflow-wrap:anywhere}
 th[data-dir=asc]::after{content:" \25B2"}
 th[data-dir=desc]::after{content:" \25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.group td:first-child{padding-left:24px;color:#555}
-ul.notes{font-size:12px;color:#444}
+ul.notes,ul.unplotted{font-size:12px;color:#444}
 #tip{position:absolute;display:none;background:#fffff0;border:1px solid #999;padding:6px 8px;
 font-size:12px;white-space:pre;pointer-events:none;box-shadow:2px 2px 4px rgba(0,0,0,.2)}
 .point{cursor:default}
@@ -88,7 +89,9 @@ std::string table_html(const Model& m) {
       const Cell& cell = t.rows[r][c];
       bool numeric = t.columns[c].align == TextTable::Align::Right;
       out += "<td";
-      out += numeric ? " class=\"num\"" : " class=\"text\"";
+      if (numeric) out += " class=\"num\"";
+      else if (c == 0) out += " class=\"name\"";
+      else if (t.columns[c].header == "sources" || t.columns[c].header == "flops by width") out += " class=\"words\"";
       if (cell.value) out += fmt::format(" data-v=\"{}\"", *cell.value);
       out += ">" + xml_escape(cell.text) + "</td>";
     }

@@ -72,6 +72,7 @@ text{font-family:sans-serif;font-size:11px;fill:#222}
 .note{font-size:10px;fill:#555}
 .point-label{font-size:9px;fill:#333}
 .point-sublabel{font-size:8px;fill:#666}
+.leader{stroke:#999;stroke-width:0.6}
 </style>
 )";
 }
@@ -275,15 +276,25 @@ struct Writer {
     const double main_h = main.empty() ? 0 : 1.21 * kPointFont + 2;
     const double h = main_h + (sub.empty() ? 0 : 1.21 * kSubFont + 2);
     const double d = kMarkerR + 3;
-    const std::pair<double, double> corner[] = {  // top left of the block
+    std::vector<std::pair<double, double>> corner = {  // top left of the block
         {x + d, y - h / 2}, {x - d - w, y - h / 2}, {x - w / 2, y - d - h}, {x - w / 2, y + d},
         {x + d - 2, y - d + 2 - h}, {x + d - 2, y + d - 2}, {x - d + 2 - w, y - d + 2 - h},
         {x - d + 2 - w, y + d - 2}, {x + 2 * d, y - h / 2}, {x - 2 * d - w, y - h / 2}};
+    const size_t adjacent = corner.size();
+    // Farther up and down beside a crowd of markers, joined to the marker by a leader line.
+    for (int k = 1; k <= 5; ++k)
+      for (int sign : {-1, 1})
+        for (double bx : {x + 3 * d, x - 3 * d - w}) corner.emplace_back(bx, y - h / 2 + sign * k * (h + 3));
     std::vector<Box> boxes;
     for (const auto& [bx, by] : corner) boxes.push_back({bx + w / 2, by + h / 2, w / 2, h / 2, 0});
     auto k = layout.place(boxes);
     if (!k) return false;
     const double bx = corner[*k].first + 1, by = corner[*k].second;
+    if (*k >= adjacent) {
+      const double ex = bx > x ? bx - 2 : bx + w - 1, ey = by + h / 2;
+      out += fmt::format("<line class=\"leader\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(y),
+                         num(ex), num(ey));
+    }
     if (!main.empty()) label_text("point-label", bx, by + 0.95 * kPointFont + 1, main);
     if (!sub.empty()) label_text("point-sublabel", bx, by + main_h + 0.95 * kSubFont + 1, sub);
     return true;
