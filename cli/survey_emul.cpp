@@ -1,5 +1,6 @@
 #include "cli/survey_emul.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -69,6 +70,18 @@ emul::Options emulation_options(const SurveyEmulation& how, const probes::Planne
   return eo;
 }
 
+// Where a function's callees counted more than it did in one of its calls (the data disagree:
+// a boundary the emulated run missed), its own counts were clamped at zero: said per function.
+std::vector<std::string> clamped_self_notes(const probes::Planner& planner, const regions::SelfCounts& self) {
+  std::vector<std::string> out;
+  for (const auto& [region, calls] : self.clamped())
+    out.push_back(fmt::format("self counts of {} clamped at 0 in {} of its calls: the surveyed functions it called "
+                              "counted more than the call itself (their boundaries disagree); its self W and Q "
+                              "are approximate",
+                              planner.regions().at(region).name, calls));
+  return out;
+}
+
 // The survey's functions -> their regions, their sampled time, their self quantities.
 void attach_regions(const probes::Planner& planner, const emul::Result& emulated, const regions::SelfCounts& self,
                     result::Run& run) {
@@ -89,6 +102,7 @@ void attach_regions(const probes::Planner& planner, const emul::Result& emulated
     f.self_instructions = q.instructions;
     f.self_bytes = q.bytes;
   }
+  for (auto& note : clamped_self_notes(planner, self)) run.warnings.push_back(std::move(note));
 }
 
 }  // namespace

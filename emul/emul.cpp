@@ -1,5 +1,7 @@
 #include "emul/emul.hpp"
 
+#include "emul/undecodable.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -14,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -135,18 +138,17 @@ class EventFiles {
   std::map<std::pair<int, int>, Tail> tails_;
 };
 
-// Lines of valgrind's logs that explain an instruction it could not decode.
-std::vector<std::string> undecodable(const std::string& dir) {
-  std::vector<std::string> out;
+// The first instruction valgrind could not decode, from its logs (one per process).
+std::optional<Undecodable> undecodable(const std::string& dir) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (entry.path().extension() != ".log") continue;
     std::ifstream in(entry.path());
-    std::string line;
-    while (std::getline(in, line))
-      if (line.find("unhandled instruction bytes:") != std::string::npos) out.push_back(line);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto u = parse_undecodable(text.str())) return u;
   }
-  return out;
+  return std::nullopt;
 }
 
 std::string first_valgrind_error(const std::string& dir) {
@@ -339,15 +341,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   else result.exit_code = WEXITSTATUS(status);
 
   if (crashed && result.signal == SIGILL) {
-    auto lines = undecodable(tmp.path());
-    for (const auto& l : lines)
-      if (l.find("bytes: 0x62") != std::string::npos)
-        throw UserError(fmt::format("{} executed an AVX-512 instruction, which valgrind (3.24 and older) cannot emulate: "
-                                    "rebuild it without AVX-512 (e.g. -march=x86-64-v3) or use --backend perf",
-                                    argv[0]));
-    if (!lines.empty())
-      throw UserError(fmt::format("{} executed an instruction valgrind cannot emulate ({}); use --backend perf",
-                                  argv[0], lines.front().substr(lines.front().find("unhandled"))));
+    if (auto u = undecodable(tmp.path())) throw UserError(undecodable_message(argv[0], *u));
   }
   if (crashed || result.exit_code != 0) result.log_error = first_valgrind_error(tmp.path());
   files.close_all(result.pid, crashed);

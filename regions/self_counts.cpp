@@ -1,5 +1,7 @@
 #include "regions/self_counts.hpp"
 
+#include <cmath>
+
 namespace roofprof::regions {
 
 namespace {
@@ -12,15 +14,17 @@ void add_to(std::vector<double>& sum, const std::vector<double>& v, double sign 
 }  // namespace
 
 void SelfCounts::add(const Instance& inst) {
-  auto& levels = pending_[{inst.pid, inst.tid}];
   std::vector<double> own = inst.counts;
-  auto inner = levels.find(inst.depth + 1);
-  if (inner != levels.end()) {
+  if (auto inner = children_.find(inst.id); inner != children_.end()) {
     add_to(own, inner->second, -1);
-    levels.erase(inner);
+    children_.erase(inner);
   }
+  bool below_zero = false;
+  for (double& v : own)
+    if (v < 0) below_zero = true, v = 0;
+  if (below_zero) ++clamped_[inst.region];
   add_to(self_[inst.region], own);
-  add_to(levels[inst.depth], inst.counts);
+  if (inst.parent) add_to(children_[inst.parent], inst.counts);
 }
 
 }  // namespace roofprof::regions

@@ -1,12 +1,14 @@
 #pragma once
-// Each region's own counts: an instance's counts minus those of the instances directly inside
-// it (opened while it was open on the same thread, one level deeper). With every function of
-// interest a region (roofprof survey --backend emul), a function's self W is the work of its
-// own instructions and of the functions it called that are not regions. Instances must come
-// as the Tracker closes them (innermost first); thread scope, so that counts are the thread's.
+// Each region's own counts: an instance's counts minus those of its children (the instances
+// that opened while it was the innermost open one on their thread, Instance::parent), along
+// each call path. With every function of interest a region (roofprof survey --backend emul),
+// a function's self W is the work of its own instructions and of the functions it called that
+// are not regions. Instances come as the Tracker closes them (innermost first). A child that
+// closes after its parent (the data disagree: a lost return, a span stopped outside its
+// caller) is not subtracted from anything; an own count below zero is clamped at zero and
+// counted against its region.
 #include <cstdint>
 #include <map>
-#include <utility>
 #include <vector>
 
 #include "regions/tracker.hpp"
@@ -18,12 +20,14 @@ class SelfCounts {
   void add(const Instance& inst);
   // Region -> summed own counts, in the instances' counter order.
   const std::map<RegionId, std::vector<double>>& totals() const { return self_; }
+  // Region -> how many of its instances had a count below zero after their children's were
+  // subtracted (clamped at zero).
+  const std::map<RegionId, uint64_t>& clamped() const { return clamped_; }
 
  private:
-  // Per thread, per depth: the summed counts of closed instances not yet claimed by the
-  // instance one level up.
-  std::map<std::pair<int, Tid>, std::map<uint32_t, std::vector<double>>> pending_;
+  std::map<uint64_t, std::vector<double>> children_;  // parent instance -> its closed children's counts
   std::map<RegionId, std::vector<double>> self_;
+  std::map<RegionId, uint64_t> clamped_;
 };
 
 }  // namespace roofprof::regions

@@ -90,6 +90,8 @@ bool Tracker::open(RegionId region, bool is_span, const Boundary& b, std::string
   v.emplace_back(Open{region, is_span, b.sp, b.time_ns, src->read_thread(b.pid, b.tid), src, std::move(group), depth,
                       false, resumed});
   v.back().probe = probe;
+  v.back().id = next_id_++;
+  v.back().parent = v.size() > 1 ? v[v.size() - 2].id : 0;
   if (scope_ == Scope::Process) share_open(v.back(), b.pid, b.tid, src);
   return true;
 }
@@ -170,6 +172,8 @@ void Tracker::close(const Key& key, Open&& o, int64_t end_ns, CountSource* sourc
   inst.reason = why;
   inst.group = std::move(o.group);
   inst.depth = o.depth;
+  inst.id = o.id;
+  inst.parent = o.parent;
   auto p = probe_.find(key);
   if (p != probe_.end()) inst.probe = p->second - o.probe;
   inst.resumed = o.resumed;

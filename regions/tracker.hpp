@@ -93,8 +93,12 @@ struct Instance {
   CloseReason reason = CloseReason::Return;
   std::string group = {};  // the call's group key (decoded arguments, e.g. "m=200,n=200,k=200"); "" if none
   // Instances open on the thread when it opened: its callers' instances close after it, at a
-  // smaller depth (roofprof survey subtracts the instances directly inside one from it).
+  // smaller depth.
   uint32_t depth = 0;
+  // This instance (unique in the run, from 1) and the one open directly below it on its thread
+  // when it opened (0: none): roofprof survey subtracts an instance's children from it, along
+  // this call path (regions/self_counts.hpp).
+  uint64_t id = 0, parent = 0;
   // Opened by a re-entry into an inlined copy's code (span_resume): part of the thread's last
   // call of the region, not a call of its own.
   bool resumed = false;
@@ -178,6 +182,7 @@ class Tracker {
     CountSource* source;  // where `begin` was read
     std::string group;
     uint32_t depth;
+    uint64_t id = 0, parent = 0;
     bool anchor = false;  // scope=process: the region's first instance open in the process
     bool resumed = false;
     ProbeTime probe = {};  // the thread's probe time when it opened
@@ -229,6 +234,7 @@ class Tracker {
   Sink sink_;
   Scope scope_ = Scope::Process;
   std::map<SharedKey, Shared> shared_;
+  uint64_t next_id_ = 1;  // the next instance's id
   Threads open_;  // per thread, in order of opening
   std::unordered_map<Key, ProbeTime, KeyHash> probe_;  // per thread: its probes' time so far
   // The thread of the last lookup (replayed records come in runs of one thread).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "report/format.hpp"
 
@@ -59,6 +60,7 @@ struct Builder {
   const Model& m;
   Figure f;
   std::map<std::pair<int, std::string>, int> series_of;  // (input, region) -> series
+  std::set<int> labelled_series_;                        // series whose name is drawn
 
   int series_for(const Row& row, const std::string& suffix = "") {
     std::string name = row.subject.region->name + suffix;
@@ -74,23 +76,28 @@ struct Builder {
     return it->second;
   }
 
+  // The drawn labels of a point: its region's name (once per series: the first point) and
+  // what tells it apart within its region (size, innermost caller).
+  void set_labels(Marker& mk, const Row& row) {
+    if (row.input != 0) return;  // --compare: the first file's points carry the labels
+    const result::Group* g = row.subject.group;
+    const bool first_of_series = labelled_series_.insert(mk.series).second;
+    if (!g || first_of_series || !g->call_path.empty()) mk.short_label = row.subject.region->name;
+    if (g && !g->call_path.empty()) mk.sub_label = "<- " + g->call_path.front();
+    else if (g) mk.sub_label = short_key(g->key);
+  }
+
   void add_points() {
     const std::string unit = m.roofs ? m.roofs->perf_unit
                                      : (m.view.units == Units::cycles ? "flop/cycle" : "GFlop/s");
-    std::vector<std::string> missing;
     for (const auto& row : m.rows) {
       if (!plotted(row)) continue;
-      if (!row.m.y || !row.m.work || *row.m.y <= 0) {
-        if (row.subject.calls() > 0 && !row.subject.group)
-          missing.push_back(row.subject.region->name);
+      if (auto why = unplottable(row)) {
+        f.unplotted.push_back(subject_name(row) + ": " + *why);
         continue;
       }
       if (m.view.hierarchical) {
         add_levels(row, unit);
-        continue;
-      }
-      if (!row.m.intensity || *row.m.intensity <= 0) {
-        if (!row.subject.group) missing.push_back(row.subject.region->name);
         continue;
       }
       Marker mk;
@@ -105,16 +112,31 @@ struct Builder {
       mk.tooltip = tooltip(row, m, traffic_label(m.view), *row.m.intensity, unit);
       mk.input = row.input;
       mk.subject = subject_name(row);
-      if (row.subject.group && row.input == 0) mk.short_label = short_key(row.subject.group->key);
+      set_labels(mk, row);
       f.markers.push_back(mk);
     }
     add_rank_points(unit);
-    if (!missing.empty()) {
-      std::string list;
-      for (const auto& n : missing) list += (list.empty() ? "" : ", ") + n;
-      f.notes.push_back(fmt::format("not plotted (no flops, no {} bytes, or no time): {}",
-                                    traffic_label(m.view), list));
+  }
+
+  // Why a row has no point (null when it has one): the first quantity the point needs that is
+  // unknown, zero or not drawable on log axes.
+  std::optional<std::string> unplottable(const Row& row) const {
+    const std::string level = traffic_label(m.view);
+    const std::optional<double> t = row.subject.time_s();
+    if (row.subject.calls() == 0) return "never entered";
+    if (!t) return "time not measured";
+    if (*t <= 0) return "time 0";
+    if (!row.m.work) return "W not measured (no backend counted flops)";
+    if (*row.m.work <= 0) return "W = 0 flops (P = 0 has no place on log axes)";
+    if (!row.m.y) return "P in flop/cycle unknown (no measured clock)";
+    if (m.view.hierarchical) {
+      for (const char* lv : kLevels)
+        if (auto q = traffic(row.subject.bytes(), lv, m.view.rw); q && *q > 0) return std::nullopt;
+      return "no memory level with bytes measured";
     }
+    if (!row.m.traffic) return "bytes at " + level + " not measured";
+    if (*row.m.traffic <= 0) return "0 B at " + level + " (I = W/Q is infinite)";
+    return std::nullopt;
   }
 
   // --per-rank: each rank's point, one series per region (triangles), labelled with the rank;
@@ -128,7 +150,7 @@ struct Builder {
       mk.y = *row.m.y;
       mk.series = series_for(row, " (ranks)");
       f.series[size_t(mk.series)].shape = 2;
-      mk.short_label = "r" + std::to_string(*row.rank);
+      mk.sub_label = "r" + std::to_string(*row.rank);
       mk.tooltip = tooltip(row, m, traffic_label(m.view), *row.m.intensity, unit);
       mk.subject = subject_name(row) + " rank " + std::to_string(*row.rank);
       f.markers.push_back(std::move(mk));
@@ -152,7 +174,8 @@ struct Builder {
       mk.y_lo = row.m.y_lo;
       mk.y_hi = row.m.y_hi;
       mk.series = s;
-      mk.label = mk.short_label = level;
+      mk.label = mk.sub_label = level;
+      if (link.points.empty() && row.input == 0) mk.short_label = row.subject.region->name;
       mk.tooltip = tooltip(row, m, traffic_label(v), x, unit);
       mk.input = row.input;
       mk.subject = subject_name(row) + " " + level;
@@ -300,10 +323,16 @@ std::string short_key(const std::string& key) {
   return common.empty() ? key : common;
 }
 
+std::string unplotted_note(const Figure& f) {
+  std::string list;
+  for (const auto& n : f.unplotted) list += (list.empty() ? "" : "; ") + n;
+  return list.empty() ? "" : "not plotted: " + list;
+}
+
 const char* palette(int i) { return kPalette[size_t(i) % std::size(kPalette)]; }
 
 Figure build_figure(const Model& model) {
-  Builder b{model, {}, {}};
+  Builder b{model, {}, {}, {}};
   b.add_points();
   b.add_series_links();
   b.add_compare_links();

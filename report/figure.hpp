@@ -35,7 +35,11 @@ struct Marker {
   std::optional<double> x_lo, x_hi, y_lo, y_hi;  // quartile bars
   int series = 0;
   std::string label;                      // group key, level, or "" for a region
-  std::string short_label;                // drawn next to the marker: "1000" for m=n=k=1000
+  // Drawn next to the marker: the region's name (on the first point of a series only), and
+  // under it what tells the point apart within its region: the size ("1000" for
+  // m=n=k=1000), the innermost caller ("<- phase_a (callers.c:12)"), the level or the rank.
+  std::string short_label;
+  std::string sub_label;
   std::string tooltip;                    // lines separated by '\n'
   int input = 0;                          // file (compare mode)
   std::string subject;                    // region and group key: matched across files
@@ -55,7 +59,9 @@ struct Figure {
   std::vector<Series> series;
   std::vector<Link> links;
   std::vector<Marker> markers;
-  std::vector<std::string> notes;         // "not plotted: solve (no flops measured)"
+  std::vector<std::string> notes;         // "not plotted: solve (W not measured)"
+  // Each region or group that has no point, and why: "ddot_: 0 B at DRAM (I = W/Q is infinite)".
+  std::vector<std::string> unplotted;
 };
 
 Figure build_figure(const Model& model);
@@ -63,6 +69,10 @@ Figure build_figure(const Model& model);
 // A short form of a group key for drawing: the common value when every parameter has the same
 // one ("m=200,n=200,k=200" -> "200"), else the key.
 std::string short_key(const std::string& key);
+
+// One line of f.unplotted for the SVG's and the terminal's notes ("" when every row has a
+// point): "not plotted: ddot_: 0 B at DRAM (I = W/Q is infinite); ...".
+std::string unplotted_note(const Figure& f);
 
 // Colour of palette index i as "#rrggbb" (series colours; the first is red).
 const char* palette(int i);

@@ -4,21 +4,25 @@
 
 #include "report/svg.hpp"
 #include "report/table.hpp"
+#include "report/time_chart.hpp"
 
 namespace roofprof::report {
 namespace {
 
 constexpr const char* kStyle = R"(<style>
-body{font-family:sans-serif;margin:24px;color:#222;background:#fff}
-h1{font-size:18px;font-weight:normal}
-table{border-collapse:collapse;font-size:12px;margin-top:16px}
-th,td{padding:3px 8px;border-bottom:1px solid #e4e4e4;white-space:nowrap}
-th{background:#f3f3f3;cursor:pointer;user-select:none;text-align:left}
+body{font-family:sans-serif;margin:24px;color:#222;background:#fff;max-width:1340px}
+h1{font-size:18px;font-weight:normal;overflow-wrap:anywhere}
+table{border-collapse:collapse;font-size:12px;margin-top:16px;max-width:100%}
+th,td{padding:3px 6px;border-bottom:1px solid #e4e4e4;white-space:nowrap}
+th{background:#f3f3f3;cursor:pointer;user-select:none;text-align:left;white-space:normal;vertical-align:bottom}
+td.name{white-space:normal;overflow-wrap:anywhere;min-width:140px;max-width:300px}
+td.words{white-space:normal;min-width:80px;max-width:190px}
+ul.notes li,ul.unplotted li{overflow-wrap:anywhere}
 th[data-dir=asc]::after{content:" \25B2"}
 th[data-dir=desc]::after{content:" \25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.group td:first-child{padding-left:24px;color:#555}
-ul.notes{font-size:12px;color:#444}
+ul.notes,ul.unplotted{font-size:12px;color:#444}
 #tip{position:absolute;display:none;background:#fffff0;border:1px solid #999;padding:6px 8px;
 font-size:12px;white-space:pre;pointer-events:none;box-shadow:2px 2px 4px rgba(0,0,0,.2)}
 .point{cursor:default}
@@ -27,6 +31,7 @@ table.annotation td{padding:1px 8px;border-bottom:none}
 table.annotation th{cursor:default}
 tr.function td{font-weight:bold;border-top:1px solid #bbb}
 tr.insn td:last-child{font-family:monospace;padding-left:28px;color:#444}
+table.annotation td:last-child{white-space:pre-wrap;overflow-wrap:anywhere}
 p.note{font-size:12px;color:#444}
 </style>
 )";
@@ -85,12 +90,22 @@ std::string table_html(const Model& m) {
       bool numeric = t.columns[c].align == TextTable::Align::Right;
       out += "<td";
       if (numeric) out += " class=\"num\"";
+      else if (c == 0) out += " class=\"name\"";
+      else if (t.columns[c].header == "sources" || t.columns[c].header == "flops by width") out += " class=\"words\"";
       if (cell.value) out += fmt::format(" data-v=\"{}\"", *cell.value);
       out += ">" + xml_escape(cell.text) + "</td>";
     }
     out += "</tr>\n";
   }
   return out + "</tbody>\n</table>\n";
+}
+
+// The rows without a point and why, as a list under the plot (or the time chart).
+std::string unplotted_html(const Figure& f) {
+  if (f.unplotted.empty()) return "";
+  std::string out = "<h2>Not plotted</h2>\n<ul class=\"unplotted\">\n";
+  for (const auto& u : f.unplotted) out += "<li>" + xml_escape(u) + "</li>\n";
+  return out + "</ul>\n";
 }
 
 std::string notes_html(const Model& m, const Figure& f) {
@@ -113,7 +128,9 @@ std::string render_html(const Model& m, const Figure& f, const std::vector<std::
   out += kStyle;
   out += "</head>\n<body>\n";
   out += "<h1>" + xml_escape(m.headline) + "</h1>\n";
-  out += render_svg(f, SvgOptions{false});
+  // Without a single point, a roofline would be an empty frame: time by region instead.
+  out += f.markers.empty() ? render_time_chart(m) : render_svg(f, SvgOptions{false});
+  out += unplotted_html(f);
   out += table_html(m);
   out += notes_html(m, f);
   for (const auto& section : sections) out += section;

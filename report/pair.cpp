@@ -45,6 +45,11 @@ Input combine(const Input& timed, const Input& emulated, std::vector<std::string
   return out;
 }
 
+// " 12345" (Open MPI's job id), or what the launcher left out: MPICH's Hydra gives none.
+std::string job_id_text(const JobSummary& job) {
+  return job.id ? " " + *job.id : fmt::format(" ({} gives no job id)", job.launcher);
+}
+
 }  // namespace
 
 std::optional<Paired> pair_timed_and_emulated(const std::vector<Input>& inputs) {
@@ -59,9 +64,9 @@ std::optional<Paired> pair_timed_and_emulated(const std::vector<Input>& inputs) 
   for (size_t i = 0; i < tj->by_rank.size(); ++i)
     out.ranks.push_back(combine(*tj->by_rank[i], *ej->by_rank[i], out.notes));
   out.notes.insert(out.notes.begin(),
-                   fmt::format("two jobs of this command combined rank by rank: T, calls and counters from the {} job "
-                               "{}, W and Q from the emulated job {}",
-                               timed.front().run.backend, tj->id.value_or("?"), ej->id.value_or("?")));
+                   fmt::format("two jobs of this command combined rank by rank: T, calls and counters from the {} job{}, "
+                               "W and Q from the emulated job{}",
+                               timed.front().run.backend, job_id_text(*tj), job_id_text(*ej)));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "result/balance.hpp"
 #include "report/format.hpp"
 #include "report/run_facts.hpp"
+#include "report/text_table.hpp"
 
 namespace roofprof::report {
 namespace {
@@ -33,6 +34,8 @@ std::string backend_note(const std::optional<std::string>& source, bool scaled) 
 std::string region_heading(const result::Region& r) {
   if (r.calls == 0 && r.locations.empty())
     return fmt::format("  {} ({}): never found (no module the program loaded has it)\n", r.name, r.kind);
+  if (r.calls == 0 && !r.calls_approximate.empty())
+    return fmt::format("  {} ({}): found; its calls were not counted (below)\n", r.name, r.kind);
   if (r.calls == 0) return fmt::format("  {} ({}): found, never entered\n", r.name, r.kind);
   return fmt::format("  {} ({}): {} {}, {} {}\n", r.name, r.kind, format_count(double(r.calls)),
                      r.calls == 1 ? "call" : "calls", r.threads,
@@ -167,6 +170,28 @@ std::string probe_cost_line(const result::Region& r) {
   return line;
 }
 
+// The region's groups (run --group-by: by arguments or by caller), one row each as report
+// shows them: calls, time, W and P where measured ("-" where not).
+std::string group_lines(const result::Region& r) {
+  if (r.groups.empty()) return "";
+  const bool by_caller = !r.groups.front().call_path.empty();
+  TextTable t({{by_caller ? "by caller" : "by arguments"},
+               {"calls", TextTable::Align::Right},
+               {"total", TextTable::Align::Right},
+               {"median/call", TextTable::Align::Right},
+               {"flops", TextTable::Align::Right},
+               {"GFlop/s", TextTable::Align::Right}});
+  const bool timed = r.time_s.has_value();  // an emulated rank's calls have no clock
+  for (const auto& g : r.groups) {
+    std::optional<double> p;
+    if (timed && g.flops && g.time_s > 0) p = *g.flops / g.time_s / 1e9;
+    t.add_row({g.key, format_count(double(g.calls)), timed && g.calls ? format_seconds(g.time_s) : "-",
+               g.time_per_call_s ? format_seconds(g.time_per_call_s->median) : "-",
+               g.flops ? format_si(*g.flops, "") : "-", p ? sig3(*p) : "-"});
+  }
+  return t.render("    ");
+}
+
 std::string region_block(const result::Run& run, const result::Region& r) {
   std::string out = region_heading(r) + covers_line(r);
   for (const auto& why : r.calls_approximate) out += "  ! calls approximate: " + why + "\n";
@@ -175,6 +200,7 @@ std::string region_block(const result::Run& run, const result::Region& r) {
   out += counter_lines(run, r);
   out += work_lines(r);
   out += thread_lines(r);
+  out += group_lines(r);
   if (std::string closes = abnormal_closes(r); !closes.empty()) out += "  ! " + closes + "\n";
   if (std::string cost = probe_cost_line(r); !cost.empty()) out += "  ! " + cost + "\n";
   return out;

@@ -172,6 +172,7 @@ std::string render_terminal_plot(const Figure& f, const TerminalPlotOptions& o) 
   }
   for (const auto& r : f.ridges) out += "  ◆ " + r.label + "\n";
   for (const auto& n : f.notes) out += "  " + n + "\n";
+  if (!f.unplotted.empty()) out += "  " + unplotted_note(f) + "\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
@@ -21,6 +22,8 @@
 #include "cli/measured_geometry.hpp"
 #include "cli/combined_run.hpp"
 #include "cli/command.hpp"
+#include "cli/unseen_functions.hpp"
+#include "common/program.hpp"
 #include "cli/emul_agent.hpp"
 #include "cli/emul_merge.hpp"
 #include "cli/groups.hpp"
@@ -551,9 +554,17 @@ int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& 
   if (so.on_ready) so.on_ready();  // the backend and why
   bool interrupted = false;
   std::string error = run_emulated(o, m.plan, planner, groups, so.scope, res, interrupted);
-  // No native run resolved the names (planner_notes would call every region "never found").
+  // No native run resolved the names (planner_notes would call every region "never found"):
+  // the executable's own functions are found here, and said to be unmeasured.
+  std::vector<std::string> unseen;
+  if (error.empty() && !interrupted) {
+    std::error_code ec;
+    const auto exe = std::filesystem::canonical(runnable_program(o.command.at(0)), ec);
+    if (!ec) unseen = mark_unseen_functions(exe.string(), planner, res);
+  }
   for (const auto& r : res.regions)
-    if (r.calls == 0 && error.empty() && !interrupted)
+    if (r.calls == 0 && error.empty() && !interrupted &&
+        std::find(unseen.begin(), unseen.end(), r.name) == unseen.end())
       res.warnings.push_back(fmt::format("region '{}': no call seen in the emulated run; a rank's regions are marked "
                                          "by the in-process agent, which sees calls through the dynamic linker only "
                                          "(functions of shared libraries)", r.name));

@@ -202,6 +202,42 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
   EXPECT_NE(both.out.find("combined rank by rank"), std::string::npos) << both.out.substr(0, 3000);
 }
 
+// Issue 35: a 2-rank emulated job whose region is a static function of the executable, which
+// the in-process agent marking a rank's regions cannot see. It was found: no rank says "never
+// found"; its calls, W and Q were not measured, so the job's report says unknown (null, "-"),
+// never 0 flops, 0 B or 0 GFlop/s.
+TEST(Mpi, EmulatedRanksSayAnInternalFunctionIsFoundAndItsWUnknown) {
+  Sandbox sb;
+  auto r = sb.run(mpirun({"run", "--backend", "emul", "-o", "emul.%r.json", "--region", "local_work", "--",
+                          fixture("mpi_internal"), "1000"},
+                         2),
+                  {.env = {}, .stdin_text = {}, .timeout = 120s});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.err.find("never found"), std::string::npos) << r.diag();
+  EXPECT_NE(r.err.find("local_work (function): found; its calls were not counted"), std::string::npos) << r.diag();
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE(rank);
+    json reg = region(load_result(r, "emul." + std::to_string(rank) + ".json"), "local_work");
+    ASSERT_FALSE(reg["locations"].empty()) << reg.dump();
+    EXPECT_EQ(reg["locations"][0]["symbol"], "local_work") << reg.dump();
+    EXPECT_TRUE(reg["flops"].is_null()) << reg.dump();
+  }
+  auto rep = sb.roofprof({"report", "--no-plot", "--json", "-", "emul.0.json", "emul.1.json"});
+  ASSERT_EQ(rep.exit_code(), 0) << rep.diag();
+  const json doc = json::parse(rep.out);
+  json row;
+  for (const auto& x : doc["rows"])
+    if (x["region"] == "local_work" && x["group"].is_null()) row = x;
+  ASSERT_TRUE(row.is_object()) << rep.out.substr(0, 3000);
+  EXPECT_TRUE(row["bytes"].is_null()) << row.dump();
+  EXPECT_TRUE(row["flops"].is_null()) << row.dump();
+  EXPECT_TRUE(row["gflops"].is_null()) << row.dump();
+  auto text = sb.roofprof({"report", "--no-plot", "emul.0.json", "emul.1.json"});
+  ASSERT_EQ(text.exit_code(), 0) << text.diag();
+  const std::string line = text.out.substr(text.out.find("\nlocal_work") + 1, text.out.find('\n', text.out.find("\nlocal_work") + 1) - text.out.find("\nlocal_work") - 1);
+  EXPECT_EQ(line.find(" 0 B"), std::string::npos) << text.out;
+}
+
 // Issue 32: 2 ranks on 2 cores, each calling a small region 10^5 times. roofprof's reader of the
 // in-process records sleeps on the agents' doorbell (it wakes when a ring fills past its mark, at
 // a process's end, at a stop, or every 100 ms) instead of polling, so the ranks keep their cores:

@@ -17,6 +17,9 @@ foreach(name IN ITEMS
     integration.RunAttach.RepeatedDetachFromBusyThreadsHarmsNothing
     integration.RealPrograms.ProbingAnInlinedCopyCostsAtMostThreeTimesTheBareRun
     integration.RealPrograms.ScipySolveCallsDgetrf
-    integration.EmulVolume.AMillionCallsKeepTheTemporaryFilesUnderFiftyMegabytes)
+    integration.EmulVolume.AMillionCallsKeepTheTemporaryFilesUnderFiftyMegabytes
+    # issue 35 (views branch): measured under the load of six builds on the 2-core VM, not in a full ctest
+    integration.Survey.EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack
+    integration.Mpi.EmulatedRanksSayAnInternalFunctionIsFoundAndItsWUnknown)
   set_tests_properties(${name} PROPERTIES LABELS slow)
 endforeach()

@@ -211,6 +211,38 @@ TEST(Survey, RegionsFromASurveyFile) {
   EXPECT_EQ(names, surveyed) << r.diag();
 }
 
+// Issue 35: an emulated survey of a C++ template program (tail calls, a recursive template, an
+// exception through two templates) never writes a negative self value, and the file it writes
+// is one roofprof reads: `report` and `run --regions-from` take it.
+TEST(Survey, EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack) {
+  Sandbox sb;
+  RunOptions slow;
+  slow.timeout = 300s;  // one sampled and one emulated run of a few ms of native work
+  auto s = sb.roofprof({"survey", "--backend", "emul", "-q", "--no-cache-sim", "-o", "sv.json", "--", fixture("run_templates"), "4"},
+                       slow);
+  ASSERT_EQ(s.exit_code(), 0) << s.diag();
+  json doc = load_result(s, "sv.json");
+  size_t emulated = 0;
+  for (const auto& f : doc["survey"]["functions"]) {
+    SCOPED_TRACE(f["name"].get<std::string>());
+    for (const char* key : {"self_flops", "self_instructions"})
+      if (!f[key].is_null()) EXPECT_GE(f[key].get<double>(), 0) << key;
+    for (const auto& [level, b] : f["self_bytes"].items())
+      for (const char* rw : {"read", "write"})
+        if (!b[rw].is_null()) EXPECT_GE(b[rw].get<double>(), 0) << level << " " << rw;
+    emulated += !f["self_flops"].is_null();
+  }
+  EXPECT_GE(emulated, 2u) << s.diag();
+  auto by = functions_of(doc);
+  bool templated = false;
+  for (const auto& [name, f] : by) templated = templated || name.find("dot<double>") != std::string::npos;
+  EXPECT_TRUE(templated) << "no instance of the dot template among the surveyed functions\n" << s.out;
+  auto rep = sb.roofprof({"report", "--no-plot", "sv.json"});
+  EXPECT_EQ(rep.exit_code(), 0) << rep.diag();
+  auto run = sb.roofprof({"run", "-q", "--regions-from", "sv.json", "--", fixture("run_templates"), "1"}, slow);
+  EXPECT_EQ(run.exit_code(), 0) << run.diag();
+}
+
 TEST(Survey, BadInput) {
   Sandbox sb;
   EXPECT_EQ(sb.roofprof({"survey"}).exit_code(), 2);

@@ -470,3 +470,32 @@ TEST_F(Fixture, ProbeTimeIsForgottenWhenItsThreadExits) {
 
 }  // namespace
 }  // namespace roofprof::regions
+
+namespace roofprof::regions {
+namespace {
+
+// Each instance has an id of its own and its parent's: the instance open directly below it on
+// its thread when it opened (0 for none, and for another thread's).
+TEST_F(Fixture, InstancesKnowTheirParentOnTheirThread) {
+  ASSERT_TRUE(tracker.enter(1, at(7, 1000, 1)));
+  ASSERT_TRUE(tracker.enter(2, at(7, 900, 2)));
+  ASSERT_TRUE(tracker.enter(3, at(8, 500, 3)));  // another thread
+  ASSERT_TRUE(tracker.stack_at(at(7, 908, 4), CloseReason::Return));
+  ASSERT_TRUE(tracker.enter(2, at(7, 900, 5)));  // a second call of 2 inside 1
+  ASSERT_TRUE(tracker.stack_at(at(7, 1008, 6), CloseReason::Return));
+  ASSERT_TRUE(tracker.stack_at(at(8, 508, 7), CloseReason::Return));
+  ASSERT_EQ(out.size(), 4u);
+  std::map<std::pair<RegionId, int64_t>, const Instance*> by;
+  for (const auto& i : out) by[{i.region, i.begin_ns}] = &i;
+  const Instance &outer = *by.at({1, 1}), &first = *by.at({2, 2}), &second = *by.at({2, 5}), &other = *by.at({3, 3});
+  EXPECT_EQ(outer.parent, 0u);
+  EXPECT_EQ(first.parent, outer.id);
+  EXPECT_EQ(second.parent, outer.id);
+  EXPECT_EQ(other.parent, 0u);
+  std::set<uint64_t> ids{outer.id, first.id, second.id, other.id};
+  EXPECT_EQ(ids.size(), 4u);
+  EXPECT_EQ(ids.count(0), 0u);
+}
+
+}  // namespace
+}  // namespace roofprof::regions

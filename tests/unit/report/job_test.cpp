@@ -131,7 +131,7 @@ TEST(Job, PerRankRowsAreEachRanksOwn) {
   EXPECT_DOUBLE_EQ(*r->model.rows[0].m.gflops, 2e7 / 2.0 / 1e9);  // the job: W sum / T max
   Figure f = build_figure(r->model);
   int rank_markers = 0;
-  for (const auto& mk : f.markers) rank_markers += mk.short_label.rfind("r", 0) == 0;
+  for (const auto& mk : f.markers) rank_markers += mk.sub_label.rfind("r", 0) == 0;
   EXPECT_EQ(rank_markers, 4);
   EXPECT_EQ(f.markers.size(), 5u);
 }

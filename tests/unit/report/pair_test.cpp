@@ -13,12 +13,13 @@ namespace {
 
 // Rank r of a 2-rank job: r+1 calls of 'work'. Timed: (r+1) x 0.5 s, no W. Emulated: no T,
 // 2e6 flops and 1 MB of DRAM traffic per call.
-result::Run rank_run(int rank, bool emulated, std::string id, std::vector<std::string> command = {"./mpi_app"}) {
+result::Run rank_run(int rank, bool emulated, std::optional<std::string> id,
+                     std::vector<std::string> command = {"./mpi_app"}, std::string launcher = "openmpi") {
   result::Run run;
   run.command = std::move(command);
   run.backend = emulated ? "emul" : "time";
   run.scope = "process";
-  run.job = result::Job{"openmpi", rank, 2, std::move(id)};
+  run.job = result::Job{std::move(launcher), rank, 2, std::move(id)};
   result::Region r = samples::region("work", "function", uint64_t(rank + 1), 0.5 * (rank + 1));
   if (emulated) {
     run.wall_time_s.reset();
@@ -67,6 +68,22 @@ TEST(PairJobs, EachRankTakesTheTimedTAndTheEmulatedW) {
   ASSERT_TRUE(m.job);
   EXPECT_EQ(m.run.regions.at(0).time_s, 1.0);
   EXPECT_EQ(m.run.regions.at(0).flops, 6e6);
+}
+
+// MPICH's Hydra gives no job id: the note says so rather than "job ?".
+TEST(PairJobs, JobsWithoutAnIdAreNotCalledJobQuestionMark) {
+  const std::vector<std::string> cmd{"./mpi_app"};
+  std::vector<Input> in = {{"t0", rank_run(0, false, std::nullopt, cmd, "mpich")},
+                           {"t1", rank_run(1, false, std::nullopt, cmd, "mpich")},
+                           {"e0", rank_run(0, true, std::nullopt, cmd, "mpich")},
+                           {"e1", rank_run(1, true, std::nullopt, cmd, "mpich")}};
+  auto p = pair_timed_and_emulated(in);
+  ASSERT_TRUE(p);
+  EXPECT_NE(p->notes.at(0).find("from the time job (mpich gives no job id), W and Q from the emulated job (mpich "
+                                "gives no job id)"),
+            std::string::npos)
+      << p->notes[0];
+  EXPECT_EQ(p->notes[0].find('?'), std::string::npos) << p->notes[0];
 }
 
 TEST(PairJobs, CallsThatDifferAreSaid) {
