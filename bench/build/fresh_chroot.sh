@@ -22,6 +22,7 @@ mirror=${MIRROR:-http://deb.debian.org/debian}
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || { echo "fresh_chroot.sh: $src is not a git repository" >&2; exit 2; }
 command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
 work=${WORK:-$(mktemp -d /var/tmp/roofprof-fresh.XXXXXX)}
+mkdir -p "$work"
 root=$work/root
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
