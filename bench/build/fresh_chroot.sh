@@ -43,7 +43,7 @@ git clone -q --no-local "$src" "$root/root/roofprof"
 echo "chroot: debootstrap and clone of $(git -C "$root/root/roofprof" log -1 --format='%h %cs') in $(since "$start") s" \
      "(not in the times below)"
 
-# Runs "make TARGET" in the chroot (its own mount namespace: proc, sys, dev), each output line
+# Runs "make TARGET" in the chroot (its own mount namespace: proc, sys, a new dev), each output line
 # prefixed with the seconds since the start, into LOG.
 timed_make() { # DIR TARGET LOG
   local dir=$1 target=$2 log=$3 t0 rc
@@ -51,7 +51,15 @@ timed_make() { # DIR TARGET LOG
   set +e
   unshare -m --propagation private bash -c '
     root=$1; shift
-    mount -t proc proc "$root/proc" && mount -t sysfs sys "$root/sys" && mount --rbind /dev "$root/dev"
+    mount -t proc proc "$root/proc" && mount -t sysfs sys "$root/sys"
+    # A /dev of its own (not the host'"'"'s, which package scripts in the chroot could change).
+    d=$root/dev
+    mount -t tmpfs -o mode=755 dev "$d"
+    mknod -m 666 "$d/null" c 1 3 && mknod -m 666 "$d/zero" c 1 5 && mknod -m 666 "$d/full" c 1 7
+    mknod -m 666 "$d/random" c 1 8 && mknod -m 666 "$d/urandom" c 1 9 && mknod -m 666 "$d/tty" c 5 0
+    mkdir "$d/pts" "$d/shm" && mount -t devpts -o newinstance,ptmxmode=0666 devpts "$d/pts"
+    ln -s pts/ptmx "$d/ptmx" && mount -t tmpfs -o mode=1777 shm "$d/shm"
+    ln -s /proc/self/fd "$d/fd" && ln -s fd/0 "$d/stdin" && ln -s fd/1 "$d/stdout" && ln -s fd/2 "$d/stderr"
     exec chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb \
       bash -c "cd \"\$0\" && exec make \"\$@\"" "$@"' \
     sh "$root" "$dir" "$target" JOBS="$jobs" 2>&1 |
