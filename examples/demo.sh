@@ -43,7 +43,10 @@ echo "roofprof demo: roofs from $ceilings (the table: $out/demo-ceilings.log)" >
 
 # 3. The report at the first level where every kernel has a point.
 for level in L2 L1 L3 DRAM; do
-  report=$("$roofprof" report "$out/demo.json" --ceilings "$ceilings" --level "$level" 2>&1)
+  if ! report=$("$roofprof" report "$out/demo.json" --ceilings "$ceilings" --level "$level" 2>&1); then
+    echo "$report" >&2
+    exit 1
+  fi
   if ! grep -q '^  not plotted' <<<"$report"; then
     echo "$report"
     exit 0
