@@ -2,8 +2,10 @@
 # Issue 38: `make demo`, then `make test`, on a fresh clone in a clean Debian 12 chroot
 # (debootstrap, minbase, with git and make; apt's package cache and lists empty; no ccache), as
 # a new user's first commands. `make test` runs in a second fresh clone (the packages make demo
-# installed stay: its apt part is the test suite's extras), so that it builds everything. Each line of their output is stamped with the seconds since the
-# command started; the phases are read from the stamps:
+# installed stay: its apt part is the test suite's extras), so that it builds everything. Each
+# line of their output is stamped with the seconds since the command started; the phases are
+# read from the stamps, and the CPU time of all of make's processes (user, sys: apt, compilers,
+# tests) comes from bash's `time`:
 #   make demo: packages (apt and the Valgrind engine) and configuration, compilation, the first
 #              line of the demo's run (its first output), the roofline, the end;
 #   make test: packages and configuration, compilation, the test suite (ctest), the end.
@@ -61,7 +63,7 @@ timed_make() { # DIR TARGET LOG
     ln -s pts/ptmx "$d/ptmx" && mount -t tmpfs -o mode=1777 shm "$d/shm"
     ln -s /proc/self/fd "$d/fd" && ln -s fd/0 "$d/stdin" && ln -s fd/1 "$d/stdout" && ln -s fd/2 "$d/stderr"
     exec chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb \
-      bash -c "cd \"\$0\" && exec make \"\$@\"" "$@"' \
+      bash -c "cd \"\$0\" && TIMEFORMAT=\"make: CPU user %U s, sys %S s; wall %R s\" && time make \"\$@\"" "$@"' \
     sh "$root" "$dir" "$target" JOBS="$jobs" 2>&1 |
   while IFS= read -r line; do
     printf '%s %s\n' "$(since "$t0")" "$line"
@@ -87,6 +89,7 @@ printf '  packages and configuration %s s; compilation ends %s s; first output %
   "$(at "$work/demo.log" '\[ *[0-9]+%\]')" "$(awk -v n="$n" 'NR == n { print $1 }' "$work/demo.log")" \
   "$(after_line "$work/demo.log" "$n")" "$(at "$work/demo.log" ' Roofline: ')" \
   "$(tail -1 "$work/demo.log" | cut -d' ' -f1)" "$(loadavg)"
+grep -h 'make: CPU' "$work/demo.log" | sed 's/^[0-9.]* /  /'
 tail -1 "$work/demo.log" | grep -q 'exit 0' || { echo "make demo failed: $work/demo.log" >&2; exit 1; }
 [ "$demo_only" -eq 1 ] && exit 0
 
@@ -95,5 +98,5 @@ timed_make /root/roofprof-test test "$work/test.log"
 printf '  packages and configuration %s s; test suite starts %s s; done %s s; load average at end %s\n' \
   "$(at "$work/test.log" '\[ *[0-9]+%\]')" "$(at "$work/test.log" ' Test project ')" \
   "$(tail -1 "$work/test.log" | cut -d' ' -f1)" "$(loadavg)"
-grep -E '^[0-9.]+ ([0-9]+% tests passed|Total Test time)' "$work/test.log" | sed 's/^/  /'
+grep -E '^[0-9.]+ ([0-9]+% tests passed|Total Test time|make: CPU)' "$work/test.log" | sed 's/^/  /'
 echo "logs: $work/demo.log $work/test.log"
