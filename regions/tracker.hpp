@@ -182,10 +182,10 @@ class Tracker {
     CountSource* source;  // where `begin` was read
     std::string group;
     uint32_t depth;
-    uint64_t id = 0, parent = 0;
     bool anchor = false;  // scope=process: the region's first instance open in the process
     bool resumed = false;
     ProbeTime probe = {};  // the thread's probe time when it opened
+    uint64_t id = 0, parent = 0;  // Instance::id, Instance::parent (set after the fields above)
   };
   using Key = std::pair<int, Tid>;
   // Scope=process: one region's instances open in one process (see the header comment).

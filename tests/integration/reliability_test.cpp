@@ -173,7 +173,9 @@ TEST(PathologicalInput, DeepJsonInEveryReader) {
       {"run", "--backend", "time", "--regions-from", "deep.json", "--", fixture("pre_app")},
   };
   for (const auto& args : readers) {
-    SCOPED_TRACE(args[0] + " " + args[1] + " " + args[2]);
+    std::string command;
+    for (const auto& a : args) command += (command.empty() ? "" : " ") + a;
+    SCOPED_TRACE(command);
     expect_one_line_error(sb.roofprof(args), "JSON nested deeper than 128 levels");
   }
 }
