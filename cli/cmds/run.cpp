@@ -474,9 +474,10 @@ std::optional<std::string> skip_traffic_pass(const RunOptions& o, const result::
     return fmt::format("AVX-512 code ran ({:.6g} flops), which the emulator cannot run", wide);
   const double estimate = res.wall_time_s.value_or(0) / double(std::max(o.repeat, 1)) * kEmulationSlowdown;
   if (!o.emul_budget_s)
-    return fmt::format("the emulated pass for them runs only when asked for: it would take about {:.2g} s ({:.0f} x "
-                       "the native run); --emul-budget {:.2g} runs it",
-                       estimate, kEmulationSlowdown, std::max(1.0, std::ceil(estimate * 1.5)));
+    return fmt::format("the emulated pass for them runs only when asked for: it would take about {} s ({:.0f} x "
+                       "the native run); --emul-budget {:.0f} runs it",
+                       estimate < 10 ? fmt::format("{:.1f}", estimate) : fmt::format("{:.0f}", estimate),
+                       kEmulationSlowdown, std::max(1.0, std::ceil(estimate * 1.5)));
   if (*o.emul_budget_s == 0) return std::string("--emul-budget 0");
   if (estimate > *o.emul_budget_s)
     return fmt::format("an emulated run would take about {:.0f} s ({:.0f} x the native run), more than --emul-budget "
