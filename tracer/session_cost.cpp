@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,16 +81,23 @@ void Session::calibrate_stop_cost_apart() {
 
 namespace {
 
-// Nanoseconds a thread has run on a CPU (/proc/PID/task/TID/schedstat's first field): a thread
-// stopped by ptrace does not run, nor does a sleeping one. -1 when unreadable (it ended).
+// Nanoseconds a thread has run its own code (user CPU time, /proc/PID/task/TID/stat's utime): a
+// thread stopped by ptrace does not run, nor does a sleeping one, and the kernel's work of each
+// stop (the trap, the signal, the resume) is the probes', not the program's. -1 when unreadable
+// (it ended).
 int64_t thread_run_ns(pid_t tgid, pid_t tid) {
-  const std::string path = fmt::format("/proc/{}/task/{}/schedstat", tgid, tid);
+  const std::string path = fmt::format("/proc/{}/task/{}/stat", tgid, tid);
   FILE* f = std::fopen(path.c_str(), "r");
   if (!f) return -1;
-  long long run = -1;
-  if (std::fscanf(f, "%lld", &run) != 1) run = -1;
+  char line[1024] = {0};
+  const bool got = std::fgets(line, sizeof line, f) != nullptr;
   std::fclose(f);
-  return run;
+  const char* after = got ? std::strrchr(line, ')') : nullptr;  // the name may hold spaces
+  unsigned long long utime = 0;
+  // Fields after the name: state (3), then ppid ... majflt (4-12), cmajflt (13), utime (14).
+  if (!after || std::sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu", &utime) != 1) return -1;
+  static const long ticks = std::max(1L, ::sysconf(_SC_CLK_TCK));
+  return int64_t(utime) * (1000000000LL / ticks);
 }
 
 }  // namespace
@@ -175,7 +183,7 @@ void Session::limit_probe_inflation() {
 // Per thread: a thread stopped by its probes does not run; several threads' stops queue for the
 // one tracer, so each stop of a thread waits for at most one stop of every other thread that
 // stops too. A thread's stopped time is then at most its stops x the stop cost x the threads
-// that stop, and at most the time it did not run (its age less its CPU time: sleeping and
+// that stop, and at most the time it did not run its code (its age less its user CPU time: sleeping and
 // waiting for a CPU are not the probes', but they are bounded by the first term; a thread
 // resumed from a stop waits for a CPU again, which is the probes'). When that time would make the thread more
 // than --max-probe-slowdown times slower than without it, its costliest regions stop being
