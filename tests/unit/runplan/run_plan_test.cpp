@@ -15,7 +15,7 @@ BackendChoice chose(BackendKind k) { return BackendChoice{k, "chosen", {"a note"
 
 Plan plan(const Request& r, BackendKind k = BackendKind::time, bool agent_counts = true, bool is_static = false,
           std::optional<LaunchInfo> launch = std::nullopt) {
-  return make_plan(r, chose(k), agent_counts, Program{is_static}, launch);
+  return make_plan(r, chose(k), agent_counts, Program{is_static, {}}, launch);
 }
 
 LaunchInfo mpirun() { return LaunchInfo{"openmpi", 1, 4, std::nullopt}; }
