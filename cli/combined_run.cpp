@@ -7,8 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
-#include <elf.h>
-
 #include <fstream>
 
 #include "common/clock.hpp"
@@ -154,27 +152,6 @@ void CombinedAgent::add_mechanisms(std::map<regions::RegionId, std::set<std::str
   for (regions::RegionId id : by_patch_) out[id].insert("patch");
 }
 
-namespace {
-
-// PT_INTERP of an ELF file: its dynamic linker's path, "" when it has none.
-std::string interpreter_of(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  Elf64_Ehdr eh{};
-  if (!f.read(reinterpret_cast<char*>(&eh), sizeof eh) || eh.e_phentsize != sizeof(Elf64_Phdr)) return "";
-  for (int i = 0; i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph{};
-    if (!f.seekg(std::streamoff(eh.e_phoff + uint64_t(i) * sizeof ph)) || !f.read(reinterpret_cast<char*>(&ph), sizeof ph))
-      return "";
-    if (ph.p_type != PT_INTERP || ph.p_filesz == 0 || ph.p_filesz > 4096) continue;
-    std::string interp(ph.p_filesz, '\0');
-    if (!f.seekg(std::streamoff(ph.p_offset)) || !f.read(interp.data(), std::streamsize(interp.size()))) return "";
-    return interp.c_str();  // up to its NUL
-  }
-  return "";
-}
-
-}  // namespace
-
 runplan::Program program_facts(const std::string& program) {
   runplan::Program facts;
   std::string path = find_in_path(program);
@@ -186,7 +163,7 @@ runplan::Program program_facts(const std::string& program) {
     auto elf = symbolizer::ElfFile::open(path);
     facts.statically_linked = !elf->has_interp();
     if (elf->has_interp()) {
-      const std::string interp = interpreter_of(path);
+      const std::string& interp = elf->interpreter();
       if (!interp.empty() && !path_basename(interp).starts_with("ld-linux"))
         facts.not_glibc = "its dynamic linker is " + interp + ", not glibc's";
     } else {

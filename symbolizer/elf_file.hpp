@@ -59,6 +59,7 @@ class ElfFile {
   virtual bool imports(std::string_view symbol) const = 0;  // an undefined .dynsym entry
   virtual const std::vector<std::string>& needed() const = 0;  // DT_NEEDED
   virtual bool has_interp() const = 0;                      // PT_INTERP: dynamically linked
+  virtual const std::string& interpreter() const = 0;       // PT_INTERP's path ("" without one)
   // Where the lambda whose operator() starts at `vaddr` is written ("prog.cpp", 42: its
   // closure type's DW_AT_decl_file/line), read on first use; nullopt for other code or without
   // DWARF (symbolizer/lambda_lines.hpp).

@@ -1,6 +1,7 @@
 #include "symbolizer/elf_image.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include "common/error.hpp"
@@ -53,7 +54,13 @@ void ElfImage::read_segments() {
   for (size_t i = 0; i < count; ++i) {
     GElf_Phdr ph;
     if (!gelf_getphdr(elf, int(i), &ph)) continue;
-    if (ph.p_type == PT_INTERP) has_interp_ = true;
+    if (ph.p_type == PT_INTERP) {
+      has_interp_ = true;
+      size_t size = 0;
+      const char* file = elf_rawfile(elf, &size);
+      if (file && ph.p_offset < size && ph.p_filesz <= size - ph.p_offset)
+        interpreter_ = std::string(file + ph.p_offset, strnlen(file + ph.p_offset, ph.p_filesz));
+    }
     if (ph.p_type != PT_LOAD) continue;
     segments_.push_back(Segment{ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, (ph.p_flags & PF_X) != 0});
   }

@@ -32,6 +32,7 @@ class ElfImage final : public ElfFile {
   bool imports(std::string_view symbol) const override;
   const std::vector<std::string>& needed() const override { return needed_; }
   bool has_interp() const override { return has_interp_; }
+  const std::string& interpreter() const override { return interpreter_; }
   std::optional<std::pair<std::string, unsigned>> lambda_place(uint64_t vaddr) const override;
   const std::vector<InlinedCopy>& inlined() const override;
   CopyEdges edges_of(const InlinedCopy& copy) const override;
@@ -52,6 +53,7 @@ class ElfImage final : public ElfFile {
   std::unordered_set<std::string> imports_;
   std::vector<std::string> needed_;
   bool has_interp_ = false;
+  std::string interpreter_;
 
   mutable std::once_flag lines_once_;
   mutable LineTable lines_;

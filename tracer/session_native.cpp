@@ -70,7 +70,8 @@ native::ModulePlan make_plan(const symbolizer::LoadedModule& m, std::span<const 
   return native::plan_module(code, functions, busy, data);
 }
 
-// A module's file, mapped privately (copy on write: the jumps are applied to it page by page).
+// A module's file, mapped read-only: its code and data as the plan reads them (the jumps are laid
+// over copies of its bytes, write_jumps()).
 class FileImage {
  public:
   explicit FileImage(const std::string& path) {
@@ -78,13 +79,13 @@ class FileImage {
     struct stat st {};
     if (fd < 0) return;
     if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) data_ = {static_cast<uint8_t*>(p), size_t(st.st_size)};
+      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) data_ = {static_cast<const uint8_t*>(p), size_t(st.st_size)};
     }
     ::close(fd);
   }
   ~FileImage() {
-    if (!data_.empty()) ::munmap(data_.data(), data_.size());
+    if (!data_.empty()) ::munmap(const_cast<uint8_t*>(data_.data()), data_.size());
   }
   FileImage(const FileImage&) = delete;
   FileImage& operator=(const FileImage&) = delete;
@@ -92,7 +93,7 @@ class FileImage {
   std::span<const uint8_t> bytes() const { return data_; }
 
  private:
-  std::span<uint8_t> data_;
+  std::span<const uint8_t> data_;
 };
 
 // The jumps, laid over the module's original bytes and written a stretch at a time: one write

@@ -72,6 +72,7 @@ TEST(ElfFile, PieExecutable) {
   auto elf = ElfFile::open(fixture("sym_plain_pie"));
   EXPECT_TRUE(elf->is_dyn());
   EXPECT_TRUE(elf->has_interp());
+  EXPECT_EQ(elf->interpreter(), "/lib64/ld-linux-x86-64.so.2");
   EXPECT_EQ(elf->path(), fixture("sym_plain_pie"));
   ASSERT_EQ(symbols_named(*elf, "sym_exported").size(), 1u);
   ASSERT_EQ(symbols_named(*elf, "sym_local").size(), 1u);
