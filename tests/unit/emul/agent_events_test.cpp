@@ -14,13 +14,13 @@ namespace {
 using regions::CloseReason;
 using regions::Instance;
 
-struct Feed {
+struct AgentFeed {
   std::vector<Instance> out;
   std::vector<std::pair<uint32_t, std::string>> asked;
   EventParser parser;
   // Spec 0 names planner region 5; any other spec names regions 6 and 7 (two specs matching
   // one function).
-  Feed()
+  AgentFeed()
       : parser({}, regions::Scope::Process, [this](Instance&& i) { out.push_back(std::move(i)); },
                [this](uint32_t spec, const std::string& symbol) {
                  asked.emplace_back(spec, symbol);
@@ -39,7 +39,7 @@ struct Feed {
 };
 
 TEST(EmulAgentEvents, EnterAndReturnMakeOneInstanceWithTheToolsDeltas) {
-  Feed feed;
+  AgentFeed feed;
   feed.file({"N 0 0 work", "A 1 0 0 100 7ff0 5 1 | =", "A 2 0 0 100 7ff8 10 4 | =", "Z 0 0 0"});
   ASSERT_EQ(feed.out.size(), 1u);
   EXPECT_EQ(feed.out[0].region, 5u);
@@ -50,7 +50,7 @@ TEST(EmulAgentEvents, EnterAndReturnMakeOneInstanceWithTheToolsDeltas) {
 }
 
 TEST(EmulAgentEvents, OneAgentRegionOpensEveryPlannerRegionItNames) {
-  Feed feed;
+  AgentFeed feed;
   feed.file({"N 3 1 both", "A 1 0 3 100 7ff0 0 0 | =", "A 2 1 0 100 8000 2 2 | =", "Z 0 0 0"});
   ASSERT_EQ(feed.out.size(), 2u);
   EXPECT_EQ(feed.out[0].reason, CloseReason::Longjmp);
@@ -61,7 +61,7 @@ TEST(EmulAgentEvents, OneAgentRegionOpensEveryPlannerRegionItNames) {
 TEST(EmulAgentEvents, RecursionIsTheTrackersBusiness) {
   // The agent reports only the outermost call; a nested enter of an open region (possible
   // after a shadow-stack repair) is still counted once by the Tracker.
-  Feed feed;
+  AgentFeed feed;
   feed.file({"N 0 0 work", "A 1 0 0 100 7ff0 0 0 | =", "A 1 0 0 100 7fd0 1 0 | =", "A 2 0 0 100 7ff8 3 0 | =",
              "Z 0 0 0"});
   ASSERT_EQ(feed.out.size(), 1u);
@@ -69,7 +69,7 @@ TEST(EmulAgentEvents, RecursionIsTheTrackersBusiness) {
 }
 
 TEST(EmulAgentEvents, ThreadAndProcessExitRecordsClose) {
-  Feed feed;
+  AgentFeed feed;
   feed.file({"N 0 0 work", "A 1 0 0 101 7ff0 0 0 | 0 0", "A 3 4 0 101 0 2 1 | 2 1", "A 1 0 0 100 6ff0 0 0 | 0 0",
              "A 4 5 0 100 0 7 0 | 7 0", "Z 0 9 9"});
   ASSERT_EQ(feed.out.size(), 2u);
@@ -80,7 +80,7 @@ TEST(EmulAgentEvents, ThreadAndProcessExitRecordsClose) {
 }
 
 TEST(EmulAgentEvents, MalformedAgentLinesAreUserErrors) {
-  Feed feed;
+  AgentFeed feed;
   int f = feed.open();
   EXPECT_THROW(feed.parser.line(f, "A 1 0 9 100 7ff0 0 0 | ="), UserError);  // region never named
   EXPECT_THROW(feed.parser.line(f, "N 1 x work"), UserError);                // bad spec

@@ -11,16 +11,16 @@
 namespace roofprof::native::test {
 namespace {
 
-LoadedModule& cases() {
+LoadedModule& plan_cases() {
   static LoadedModule m(fixture_path("libnative_plan_cases.so"));
   return m;
 }
 const ModulePlan& cases_plan() {
-  static const ModulePlan p = cases().plan();
+  static const ModulePlan p = plan_cases().plan();
   return p;
 }
 
-const Site* site_at(const ModulePlan& p, uint64_t a) {
+const Site* site_or_null(const ModulePlan& p, uint64_t a) {
   for (const Site& s : p.sites)
     if (s.start == a) return &s;
   return nullptr;
@@ -37,8 +37,8 @@ std::array<uint64_t, RP_NATIVE_SLOTS> counts(std::initializer_list<std::pair<rp_
 }
 
 TEST(PlanModule, ATightLoopIsOneSiteWithDeadFlags) {
-  const uint64_t body = cases().address("p_loop_body");
-  const Site* s = site_at(cases_plan(), body);
+  const uint64_t body = plan_cases().address("p_loop_body");
+  const Site* s = site_or_null(cases_plan(), body);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->end, body + 15);  // addsd (5) add (4) cmp (3) jne (2), and the ret it falls into
   ASSERT_EQ(s->segments.size(), 2u);
@@ -49,19 +49,19 @@ TEST(PlanModule, ATightLoopIsOneSiteWithDeadFlags) {
   EXPECT_EQ(s->masked, 0u);
   EXPECT_FALSE(s->flags_saved);
   // the entry's xor and pxor have no flops: not a site
-  EXPECT_EQ(site_at(cases_plan(), cases().address("p_loop")), nullptr);
+  EXPECT_EQ(site_or_null(cases_plan(), plan_cases().address("p_loop")), nullptr);
 }
 
 TEST(PlanModule, FlagsReadInsideASiteBeforeAnyWriteAreSaved) {
-  const Site* s = site_at(cases_plan(), cases().address("p_flags_live_site"));
+  const Site* s = site_or_null(cases_plan(), plan_cases().address("p_flags_live_site"));
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->counts, counts({{RP_NATIVE_DP_SCALAR, 3}}));
   EXPECT_TRUE(s->flags_saved);
 }
 
 TEST(PlanModule, AJccStartsASegmentNotASite) {
-  const uint64_t fall = cases().address("p_flags_live_fall");
-  const Site* s = site_at(cases_plan(), cases().address("p_flags_live_site"));
+  const uint64_t fall = plan_cases().address("p_flags_live_fall");
+  const Site* s = site_or_null(cases_plan(), plan_cases().address("p_flags_live_site"));
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->end, fall + 4);  // up to the jb's target
   ASSERT_EQ(s->segments.size(), 2u);
@@ -70,13 +70,13 @@ TEST(PlanModule, AJccStartsASegmentNotASite) {
   EXPECT_EQ(s->segments[1].start, fall);
   EXPECT_EQ(s->segments[1].counts, counts({{RP_NATIVE_DP_SCALAR, 1}}));
   EXPECT_TRUE(s->segments[1].flags_saved);  // the site ends at a block start with nothing written
-  EXPECT_EQ(site_at(cases_plan(), fall), nullptr);
+  EXPECT_EQ(site_or_null(cases_plan(), fall), nullptr);
 }
 
 TEST(PlanModule, ASiteShorterThanAJumpIsRefused) {
   // case 1 of the switch (a 4-byte mulsd) falls into case 2, a jump-table target
-  const uint64_t a = cases().address("p_switch_c1");
-  EXPECT_EQ(site_at(cases_plan(), a), nullptr);
+  const uint64_t a = plan_cases().address("p_switch_c1");
+  EXPECT_EQ(site_or_null(cases_plan(), a), nullptr);
   const Uncounted* u = uncounted_at(cases_plan(), a);
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->function, "p_switch");
@@ -85,13 +85,13 @@ TEST(PlanModule, ASiteShorterThanAJumpIsRefused) {
 }
 
 TEST(PlanModule, ACallEndsASiteAndTheInstructionAfterItStartsOne) {
-  const uint64_t fn = cases().address("p_call_splits"), after = cases().address("p_call_splits_after");
-  const Site* before = site_at(cases_plan(), fn);
+  const uint64_t fn = plan_cases().address("p_call_splits"), after = plan_cases().address("p_call_splits_after");
+  const Site* before = site_or_null(cases_plan(), fn);
   ASSERT_NE(before, nullptr);
   EXPECT_EQ(before->end, after - 5);  // up to the call, which is in no site
   EXPECT_EQ(before->counts, counts({{RP_NATIVE_DP_SCALAR, 2}}));
   EXPECT_FALSE(before->flags_saved);  // a call follows
-  const Site* s = site_at(cases_plan(), after);
+  const Site* s = site_or_null(cases_plan(), after);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->counts, counts({{RP_NATIVE_DP_SCALAR, 2}}));
   EXPECT_FALSE(s->flags_saved);  // it ends at a ret
@@ -101,56 +101,56 @@ TEST(PlanModule, JumpTableEntriesStartSites) {
   const ModulePlan& p = cases_plan();
   // case 1 falls into case 2: only the table makes case 2 a block start, and case 1 (4 bytes)
   // then is too short to patch.
-  const Site* c2 = site_at(p, cases().address("p_switch_c2"));
+  const Site* c2 = site_or_null(p, plan_cases().address("p_switch_c2"));
   ASSERT_NE(c2, nullptr);
   EXPECT_EQ(c2->counts, counts({{RP_NATIVE_DP_SCALAR, 2}}));
-  EXPECT_NE(site_at(p, cases().address("p_switch_c0")), nullptr);
-  EXPECT_NE(site_at(p, cases().address("p_switch_c3")), nullptr);
+  EXPECT_NE(site_or_null(p, plan_cases().address("p_switch_c0")), nullptr);
+  EXPECT_NE(site_or_null(p, plan_cases().address("p_switch_c3")), nullptr);
 }
 
 TEST(PlanModule, WithoutTheDataTheTableIsNotFoundAndTheFunctionIsRefused) {
-  const ModulePlan p = plan_module(cases().code(), cases().functions(), {});
-  const Uncounted* u = uncounted_at(p, cases().address("p_switch_c0"));
+  const ModulePlan p = plan_module(plan_cases().code(), plan_cases().functions(), {});
+  const Uncounted* u = uncounted_at(p, plan_cases().address("p_switch_c0"));
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->why, "its function has an indirect jump whose table was not found");
-  EXPECT_EQ(site_at(p, cases().address("p_switch_c2")), nullptr);
+  EXPECT_EQ(site_or_null(p, plan_cases().address("p_switch_c2")), nullptr);
 }
 
 TEST(PlanModule, AnIndirectJumpWithNoTableRefusesItsFunction) {
-  const Uncounted* u = uncounted_at(cases_plan(), cases().address("p_indirect"));
+  const Uncounted* u = uncounted_at(cases_plan(), plan_cases().address("p_indirect"));
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->why, "its function has an indirect jump whose table was not found");
   EXPECT_EQ(u->fp_insns, 2u);
 }
 
 TEST(PlanModule, ATableAddressNearTheTopOfMemoryIsNoTable) {
-  const Uncounted* u = uncounted_at(cases_plan(), cases().address("p_abs_negative"));
+  const Uncounted* u = uncounted_at(cases_plan(), plan_cases().address("p_abs_negative"));
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->why, "its function has an indirect jump whose table was not found");
 }
 
 TEST(PlanModule, ClassesAreSummedOverTheSite) {
-  const Site* s = site_at(cases_plan(), cases().address("p_classes"));
+  const Site* s = site_or_null(cases_plan(), plan_cases().address("p_classes"));
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->counts, counts({{RP_NATIVE_SP_256, 8}, {RP_NATIVE_DP_256, 16}, {RP_NATIVE_SP_SCALAR, 1}, {RP_NATIVE_X87, 1}}));
   EXPECT_EQ(s->fp_insns, 5u);
 }
 
 TEST(PlanModule, ALoopInstructionIsInNoSite) {
-  const uint64_t body = cases().address("p_loop_insn_body");
-  const Site* s = site_at(cases_plan(), body);
+  const uint64_t body = plan_cases().address("p_loop_insn_body");
+  const Site* s = site_or_null(cases_plan(), body);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->end, body + 8);  // two addsd, not the loop
 }
 
 TEST(PlanModule, BusyAddressesStartBlocks) {
-  const uint64_t after = cases().address("p_call_splits_after");
+  const uint64_t after = plan_cases().address("p_call_splits_after");
   const uint64_t busy[] = {after + 4};  // the second mulsd
-  const ModulePlan p = plan_module(cases().code(), cases().functions(), busy, cases().data());
+  const ModulePlan p = plan_module(plan_cases().code(), plan_cases().functions(), busy, plan_cases().data());
   const Uncounted* u = uncounted_at(p, after);
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->why, "shorter than a jump (4 bytes)");
-  const Site* s = site_at(p, after + 4);
+  const Site* s = site_or_null(p, after + 4);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->counts, counts({{RP_NATIVE_DP_SCALAR, 1}}));
 }
