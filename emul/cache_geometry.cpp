@@ -84,8 +84,8 @@ std::vector<CacheInfo> host_cache_geometry(const std::string& root) {
 
 std::optional<std::string> implausible_last_level(const std::vector<CacheInfo>& reported) {
   if (reported.empty() || reported.back().size <= kPlausibleLastLevel) return std::nullopt;
-  return fmt::format("the host reports a {} L{}, more than the {} any AMD core can fill (a VM often reports its "
-                     "host's whole socket): data between the real last level and that size is simulated as hits, "
+  return fmt::format("the host reports a {} L{}, more than the {} one core can fill on AMD (its CCD's L3), and a VM "
+                     "may report its host's whole socket: data between the real last level and that size is simulated as hits, "
                      "not DRAM traffic; give the geometry (run --cache L1=48K/12,L2=1M/8,L3=32M/16) or measure it "
                      "(roofprof ceilings: run then simulates the measured hierarchy)",
                      size_text(reported.back().size), reported.back().level, size_text(kPlausibleLastLevel));
