@@ -20,15 +20,17 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "supervisor/child.hpp"
+#include "tracer/detach.hpp"
+#include "tracer/stop_calibration.hpp"
 
 namespace roofprof::tracer {
 
 namespace {
 
+constexpr int kCalibrationSteps = 16;  // timed single steps at the start (stop_calibration.hpp)
+
 constexpr long kTraceOptions = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                                PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
-
-bool is_job_stop(int sig) { return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
 
 std::optional<pid_t> tgid_of(pid_t tid) {
   std::ifstream in("/proc/" + std::to_string(tid) + "/status");
@@ -36,6 +38,26 @@ std::optional<pid_t> tgid_of(pid_t tid) {
   while (std::getline(in, line))
     if (line.rfind("Tgid:", 0) == 0) return pid_t(std::stol(line.substr(5)));
   return std::nullopt;
+}
+
+// The child a PTRACE_EVENT_CLONE, _FORK or _VFORK announced is a thread of the process `tgid`
+// (CLONE_THREAD), not a process of its own.
+bool is_new_thread(int event, pid_t child, pid_t tgid) {
+  return event == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == tgid;
+}
+
+bool creates_child(const WaitStatus& ws) {
+  if (ws.type() != WaitStatus::Type::PtraceEvent) return false;
+  const int e = ws.ptrace_event();
+  return e == PTRACE_EVENT_CLONE || e == PTRACE_EVENT_FORK || e == PTRACE_EVENT_VFORK;
+}
+
+// Why a task's open regions close as it ends: killed by a signal, the end of its process, or
+// the end of one thread.
+regions::CloseReason closing(bool killed, bool process_ends) {
+  return killed         ? regions::CloseReason::Crash
+         : process_ends ? regions::CloseReason::ProcessExit
+                        : regions::CloseReason::ThreadExit;
 }
 
 }  // namespace
@@ -46,7 +68,8 @@ Session::Session(SessionOptions opts, counters::Backend& backend, probes::Planne
       backend_(backend),
       planner_(planner),
       tracker_(tracker),
-      interrupts_(opts_.attach_pid != 0) {}
+      interrupts_(opts_.attach_pid != 0),
+      budget_(opts_.max_probe_slowdown) {}
 
 Session::~Session() { supervisor::wake_task(0); }
 
@@ -126,7 +149,7 @@ void Session::attach() {
     if (errno == ESRCH) throw UserError(fmt::format("no process {}: check the pid", pid));
     throw UserError(advice_for_errno(errno, fmt::format("cannot attach to process {}", pid).c_str()));
   }
-  calibrate_stop_cost_apart();
+  budget_.note_steps(time_steps_apart(kCalibrationSteps));
   main_pid_ = pid;
   auto& g = new_group(pid, std::make_shared<AddressSpace>(pid), true);
   std::set<pid_t> seized;
@@ -140,7 +163,7 @@ void Session::attach() {
       if (ptrace(PTRACE_SEIZE, tid, nullptr, kTraceOptions) != 0) {
         if (errno == ESRCH) continue;
         int err = errno;
-        for (pid_t s : seized) ptrace(PTRACE_DETACH, s, nullptr, nullptr);
+        for (auto& [seized_tid, t] : g.tasks) t->detach();
         throw UserError(advice_for_errno(err, fmt::format("cannot attach to process {}", pid).c_str()));
       }
       ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
@@ -154,10 +177,10 @@ void Session::attach() {
   // A process stopped by SIGSTOP (or Ctrl-Z) reports a group-stop: it stays stopped.
   std::set<pid_t> stopped;
   while (stopped.size() < g.tasks.size()) {
-    int status = 0;
-    pid_t tid = waitpid(-1, &status, __WALL);
-    if (tid < 0) break;
-    WaitStatus ws(status);
+    auto stop = next_stop(false);
+    if (!stop) break;
+    const auto [tid, ws] = *stop;
+    if (tid == 0) continue;
     Task* t = find_task(tid);
     if (!t) {
       early_stops_.emplace(tid, ws);
@@ -170,8 +193,8 @@ void Session::attach() {
       continue;
     }
     if (ws.type() == WaitStatus::Type::SignalStop) t->pending_signal = ws.stop_sig();
-    if (ws.type() == WaitStatus::Type::GroupStop && is_job_stop(ws.stop_sig())) t->job_stopped = true;
-    if (ws.type() == WaitStatus::Type::PtraceEvent && (ws.ptrace_event() == PTRACE_EVENT_CLONE)) {
+    if (ws.is_job_stop()) t->job_stopped = true;
+    if (ws.type() == WaitStatus::Type::PtraceEvent && ws.ptrace_event() == PTRACE_EVENT_CLONE) {
       Task& c = new_task(g, pid_t(t->event_msg()));
       c.awaiting_initial_stop = true;
     }
@@ -232,35 +255,35 @@ void Session::loop() {
       handle_interrupt(action);
       if (groups_.empty()) break;
     }
-    int status = 0;
-    pid_t tid = 0;
-    if (!wait_for_stop(tid, status)) break;  // ECHILD: nothing left to trace
+    auto stop = next_stop(true);
+    if (!stop) break;  // ECHILD: nothing left to trace
     limit_probe_inflation();  // every 50 ms at most: in-process probes cost without stops
-    if (tid == 0) continue;
+    if (stop->tid == 0) continue;
     ++stops_seen_;
-    dispatch(tid, WaitStatus(status));
+    dispatch(stop->tid, stop->ws);
   }
 }
 
-// The next stop (tid 0: none yet, look at interrupts again). In the combined mode the
-// agent's records are drained while waiting: the reader sleeps on the agents' doorbell until a
-// ring fills past its mark, a stop (SIGCHLD), a signal, or its timeout (preload::Collector::
-// wait_and_drain), and never polls the rings.
-bool Session::wait_for_stop(pid_t& tid, int& status) {
-  if (!opts_.agent) {
-    tid = waitpid(-1, &status, __WALL);
-    if (tid < 0 && errno == EINTR) tid = 0;
-    return tid >= 0;
+// In the combined mode the agent's records are drained while waiting (`drain_agent`): the
+// reader sleeps on the agents' doorbell until a ring fills past its mark, a stop (SIGCHLD), a
+// signal, or its timeout (preload::Collector::wait_and_drain), and never polls the rings.
+std::optional<Session::Stop> Session::next_stop(bool drain_agent) {
+  int status = 0;
+  if (!drain_agent || !opts_.agent) {
+    const pid_t tid = waitpid(-1, &status, __WALL);
+    if (tid < 0) return errno == EINTR ? std::optional<Stop>(Stop{0, WaitStatus()}) : std::nullopt;
+    return Stop{tid, WaitStatus(status)};
   }
   bool traced = true;  // false: ECHILD, nothing left to trace
-  tid = 0;
+  pid_t tid = 0;
   opts_.agent->wait_and_drain([&] {
     pid_t got = waitpid(-1, &status, __WALL | WNOHANG);
     if (got < 0) traced = errno == EINTR;
     if (got > 0) tid = got;
     return got == 0;
   });
-  return traced;
+  if (!traced) return std::nullopt;
+  return Stop{tid, WaitStatus(status)};
 }
 
 void Session::dispatch(pid_t tid, WaitStatus ws) {
@@ -324,8 +347,7 @@ void Session::on_new_child(Task& parent, int event) {
   pid_t child = pid_t(parent.event_msg());
   ThreadGroup& pg = *parent.group;
   Task* c = nullptr;
-  bool is_thread = event == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == pg.tgid;
-  if (is_thread) {
+  if (is_new_thread(event, child, pg.tgid)) {
     restore_span_starts(parent);  // START is a boundary again for the new thread
     c = &new_task(pg, child);
     if (pg.counters) pg.counters->add_thread(child);
@@ -374,7 +396,7 @@ void Session::on_group_stop(Task& t, WaitStatus ws) {
     adopt_initial_stop(t);
     return;
   }
-  if (is_job_stop(ws.stop_sig())) {
+  if (ws.is_job_stop()) {
     t.job_stopped = true;
     t.resume(How::Listen);  // stay stopped, as job control intends
     return;
@@ -423,7 +445,8 @@ void Session::on_exec(Task& t) {
   // are not stepped through (they may call a region before its probes are placed), and nothing
   // is left to load.
   const bool at_entry = g.entry_point && t.regs().rip == g.entry_point.value();
-  if (g.tgid == main_pid_ && step_ns_.empty()) at_entry ? calibrate_stop_cost_apart() : calibrate_stop_cost(t);
+  if (g.tgid == main_pid_ && !budget_.calibrated())
+    budget_.note_steps(at_entry ? time_steps_apart(kCalibrationSteps) : time_steps(t, kCalibrationSteps));
   scan_modules(t);
   if (g.entry_point) {
     if (at_entry || !add_probe(t, g.entry_point, Probe{ProbeKind::EntryPoint})) initial_check(t);
@@ -438,10 +461,7 @@ void Session::on_exit_event(Task& t) {
   t.saw_exit_event = true;
   ThreadGroup& g = *t.group;
   if (g.measured) {
-    int st = int(msg);
-    auto why = WIFSIGNALED(st) ? regions::CloseReason::Crash
-               : g.exiting     ? regions::CloseReason::ProcessExit
-                               : regions::CloseReason::ThreadExit;
+    const auto why = closing(WIFSIGNALED(int(msg)), g.exiting);
     if (opts_.agent) opts_.agent->drain_exiting(g.tgid);  // the thread's last agent boundaries come first
     tracker_.thread_exit(boundary(t, 0), why);
     drop_returns(t, 0, true);
@@ -454,10 +474,9 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   ThreadGroup& g = *t.group;
   pid_t tgid = g.tgid;
   bool leader = t.tid == tgid;
+  const bool killed = ws.type() == WaitStatus::Type::FatalSignal;
   if (g.measured && !t.saw_exit_event) {
-    auto why = ws.type() == WaitStatus::Type::FatalSignal ? regions::CloseReason::Crash
-               : leader                                   ? regions::CloseReason::ProcessExit
-                                                          : regions::CloseReason::ThreadExit;
+    const auto why = closing(killed, leader);
     if (opts_.agent) opts_.agent->drain_exiting(g.tgid);
     tracker_.thread_exit(boundary(t, 0), why);
     if (g.counters && g.counters->has_thread(t.tid)) g.counters->remove_thread(t.tid);
@@ -471,39 +490,13 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   }
   int64_t now = monotonic_ns();
   if (g.measured && opts_.agent) opts_.agent->drain();
-  if (g.measured)
-    tracker_.process_exit(tgid, now,
-                          ws.type() == WaitStatus::Type::FatalSignal ? regions::CloseReason::Crash
-                                                                     : regions::CloseReason::ProcessExit,
-                          this);
+  if (g.measured) tracker_.process_exit(tgid, now, closing(killed, true), this);
   if (tgid == main_pid_ && opts_.agent && !root_ended_) {
     // Everything the agent wrote survives the process: drained to the end now.
     root_ended_ = true;
     opts_.agent->root_ended(tgid, now, outcome_.term_signal.value_or(0));
   }
   groups_.erase(tgid);
-}
-
-// A task in the middle of a displaced step goes back to a clean instruction: the breakpoint
-// if the copy has not run (the signal handler, if any, returns there and the probe is taken
-// again: probes are idempotent), else the instruction after it (the step's own SIGTRAP, still
-// queued, is then swallowed). False: the task was not stepping a displaced copy.
-bool Session::leave_displaced_step(Task& t) {
-  auto* step = std::get_if<DisplacedStep>(&t.state);
-  if (!step) return false;
-  user_regs_struct regs{};
-  if (t.read_regs(regs)) {
-    if (TraceeAddr(regs.rip) == step->slot) {
-      regs.rip = step->at.value();
-    } else {
-      fixup_after_step(step->insn, regs, t.group->as->mem(), step->at, step->slot);
-      t.step_trap_queued = true;
-    }
-    t.set_regs(regs);
-  }
-  t.state = Running{};
-  t.step_resumed_ns = 0;
-  return true;
 }
 
 void Session::on_signal(Task& t, int sig) {
@@ -565,80 +558,35 @@ void Session::begin_detach() {
   supervisor::wake_task(0);
   for (auto& [pid, g] : groups_)
     for (auto& [tid, t] : g->tasks) t->interrupt();
-  for (auto& [tid, ws] : early_stops_) ptrace(PTRACE_DETACH, tid, nullptr, nullptr);  // never ours
+  for (auto& [tid, ws] : early_stops_) {  // never ours
+    Task unannounced(tid, nullptr);
+    unannounced.did_wait(ws);
+    unannounced.detach();
+  }
   early_stops_.clear();
 }
 
 void Session::detach_all() {
   begin_detach();
   while (!groups_.empty()) {
-    int status = 0;
-    pid_t tid = waitpid(-1, &status, __WALL);
-    if (tid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    dispatch(tid, WaitStatus(status));
+    auto stop = next_stop(false);
+    if (!stop) break;
+    if (stop->tid) dispatch(stop->tid, stop->ws);
   }
   groups_.clear();
 }
 
-// An int3 trap at `at` is ours: a breakpoint is there, or was when the task trapped on it and
-// has been removed since (another thread's return closed the last probe there): the byte at
-// `at` is no longer int3, so it cannot be the program's own.
-bool Session::is_our_trap(Task& t, TraceeAddr at) {
-  if (t.group->as->find(at)) return true;
-  uint8_t byte = 0;
-  return t.group->as->mem().read(at, &byte, 1) && byte != 0xcc;
-}
-
-// Puts a stopped task on an original instruction: a displaced step is undone or completed, a
-// breakpoint trap is rewound onto the instruction; a signal meant for the program is kept
-// for PTRACE_DETACH. A SIGTRAP of ours is never delivered.
-void Session::settle_for_detach(Task& t, WaitStatus ws) {
-  const bool was_stepping = t.is_stepping();
-  const bool is_trap = ws.type() == WaitStatus::Type::SignalStop && ws.stop_sig() == SIGTRAP;
-  leave_displaced_step(t);
-  t.state = Running{};
-  // Stopped by something else in the middle of a step: the step's trap may still be queued.
-  if (was_stepping && !is_trap) t.step_trap_queued = true;
-  if (ws.type() == WaitStatus::Type::GroupStop && is_job_stop(ws.stop_sig())) t.job_stopped = true;
-  if (ws.type() != WaitStatus::Type::SignalStop) return;
-  int sig = ws.stop_sig();
-  if (sig != SIGTRAP) {
-    t.pending_signal = sig;
-    return;
-  }
-  siginfo_t si = t.siginfo();
-  user_regs_struct regs{};
-  if (!t.read_regs(regs)) return;
-  if (si.si_code == SI_KERNEL && is_our_trap(t, TraceeAddr(regs.rip - 1))) {
-    regs.rip -= 1;  // stopped on one of our breakpoints: back to the instruction
-    t.set_regs(regs);
-  } else if (si.si_code == TRAP_TRACE || si.si_code == TRAP_BRKPT) {
-    if (!was_stepping && !t.step_trap_queued) t.pending_signal = sig;  // the program's own
-    t.step_trap_queued = false;
-  } else {
-    t.pending_signal = sig;  // the program's own int3, or a SIGTRAP sent to it
-  }
-}
-
-// A stop while detaching. A task stopped by our PTRACE_INTERRUPT reports that stop before any
-// signal queued for it (the kernel takes job-control traps first): a breakpoint's or a step's
-// SIGTRAP may still be queued and would kill the program after PTRACE_DETACH. Such a task is
-// continued (nothing runs in user space before a pending signal is dequeued) and its next stop
-// comes back here, until nothing of ours is queued.
+// A stop while detaching (detach.hpp): the task is settled and parked; a child created now is
+// traced too and is detached with the others. When every task is parked, finish_detach().
 void Session::on_detach_stop(Task& t, WaitStatus ws) {
   if (ws.is_gone()) {
     on_task_gone(t, ws);
   } else {
-    if (ws.type() == WaitStatus::Type::PtraceEvent &&
-        (ws.ptrace_event() == PTRACE_EVENT_CLONE || ws.ptrace_event() == PTRACE_EVENT_FORK ||
-         ws.ptrace_event() == PTRACE_EVENT_VFORK)) {
-      // A child created now is traced too: it is detached with the others.
+    if (creates_child(ws)) {
       pid_t child = pid_t(t.event_msg());
-      bool thread = ws.ptrace_event() == PTRACE_EVENT_CLONE && tgid_of(child).value_or(child) == t.group->tgid;
-      ThreadGroup& g = thread ? *t.group : new_group(child, t.group->as->clone_for(child), false);
+      ThreadGroup& g = is_new_thread(ws.ptrace_event(), child, t.group->tgid)
+                           ? *t.group
+                           : new_group(child, t.group->as->clone_for(child), false);
       Task& c = new_task(g, child);
       c.awaiting_initial_stop = true;
       if (auto it = early_stops_.find(child); it != early_stops_.end()) {
@@ -648,14 +596,9 @@ void Session::on_detach_stop(Task& t, WaitStatus ws) {
         early_stops_.erase(it);
       }
     }
-    if (t.awaiting_initial_stop) t.awaiting_initial_stop = false;
+    t.awaiting_initial_stop = false;
     settle_for_detach(t, ws);
-    constexpr uint64_t kTrapBit = uint64_t(1) << (SIGTRAP - 1);
-    if (!t.job_stopped && (t.pending_signals() & kTrapBit)) {
-      t.resume(How::Continue);  // the queued SIGTRAP stops it again at once
-      return;
-    }
-    t.state = Detaching{};
+    if (!park(t)) return;
   }
   for (auto& [pid, g] : groups_)
     for (auto& [tid, task] : g->tasks)
@@ -667,11 +610,7 @@ void Session::finish_detach() {
   int64_t now = monotonic_ns();
   for (auto& [pid, g] : groups_) {
     if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach, this);
-    g->as->remove_all();
-    for (auto& [tid, t] : g->tasks) {
-      if (g->counters && g->counters->has_thread(tid)) g->counters->remove_thread(tid);
-      t->detach(t->pending_signal);
-    }
+    detach_group(*g);
   }
   groups_.clear();
 }
@@ -683,15 +622,15 @@ void Session::kill_all() {
   for (auto& [pid, g] : groups_)
     if (g->measured) tracker_.process_exit(pid, now, regions::CloseReason::Detach, this);
   // Reap; tasks stopped at PTRACE_EVENT_EXIT need one more resume.
-  while (true) {
-    int status = 0;
-    pid_t tid = waitpid(-1, &status, __WALL);
-    if (tid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (WIFSTOPPED(status)) ptrace(PTRACE_CONT, tid, nullptr, nullptr);
-    if (tid == main_pid_ && WIFSIGNALED(status)) outcome_.term_signal = WTERMSIG(status);
+  while (auto stop = next_stop(false)) {
+    const auto [tid, ws] = *stop;
+    if (tid == 0) continue;
+    Task unannounced(tid, nullptr);  // a child whose creation was not seen yet
+    Task* t = find_task(tid);
+    Task& task = t ? *t : unannounced;
+    task.did_wait(ws);
+    if (!ws.is_gone()) task.resume(How::Continue);
+    if (tid == main_pid_ && ws.type() == WaitStatus::Type::FatalSignal) outcome_.term_signal = ws.fatal_sig();
   }
   groups_.clear();
   if (opts_.agent && !root_ended_ && main_pid_ > 0) {

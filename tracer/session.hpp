@@ -1,8 +1,10 @@
 #pragma once
 // A tracing session: launches (or attaches to) a program under ptrace, follows its threads
 // (and, if asked, its child processes), places probes as modules load, and turns probe hits
-// into region boundaries for the Tracker. One dispatcher routes every stop to one handler;
-// every resume goes through Task::resume() and every wait status through Task::did_wait().
+// into region boundaries for the Tracker. Every wait goes through next_stop(), one dispatcher
+// routes every stop to one handler; every resume goes through Task::resume() and every wait
+// status through Task::did_wait(). What probes cost is the ProbeBudget's (probe_budget.hpp),
+// what detaching a task involves detach.hpp's.
 #include <sys/user.h>
 
 #include <functional>
@@ -26,6 +28,7 @@
 #include "symbolizer/modules.hpp"
 #include "tracer/agent_link.hpp"
 #include "tracer/call_path.hpp"
+#include "tracer/probe_budget.hpp"
 #include "tracer/task.hpp"
 #include "tracer/wait_status.hpp"
 
@@ -126,7 +129,16 @@ class Session : public regions::CountSource {
   void launch();
   void attach();
   void loop();
-  bool wait_for_stop(pid_t& tid, int& status);
+  // One wait status of a tracee.
+  struct Stop {
+    pid_t tid = 0;  // 0: none came (interrupted by a signal): look at interrupts again
+    WaitStatus ws;
+  };
+  // The next wait status of any tracee: every wait of the session goes through here (but the
+  // stop-cost calibration's on a child of roofprof's own, stop_calibration.hpp, and a task's
+  // own wait_own()). Null: nothing is left to wait for (ECHILD). `drain_agent`: in the combined
+  // mode, the agent's records are drained while waiting.
+  std::optional<Stop> next_stop(bool drain_agent);
   void dispatch(pid_t tid, WaitStatus ws);
   static How ongoing(const Task& t);
   void on_task_gone(Task& t, WaitStatus ws);
@@ -138,16 +150,13 @@ class Session : public regions::CountSource {
   void on_group_stop(Task& t, WaitStatus ws);
   void on_signal(Task& t, int sig);
   void on_sigtrap(Task& t, int sig);
-  bool leave_displaced_step(Task& t);
   void handle_interrupt(supervisor::Action action);
   // Detaching is a state of the loop: begin_detach() interrupts every task; each stop then
   // goes to on_detach_stop(), which puts the task back on an original instruction, drains the
-  // SIGTRAPs of ours still queued for it and parks it; when every task is parked,
+  // SIGTRAPs of ours still queued for it and parks it (detach.hpp); when every task is parked,
   // finish_detach() restores the code and detaches. detach_all() runs the loop to that end.
   void begin_detach();
   void on_detach_stop(Task& t, WaitStatus ws);
-  void settle_for_detach(Task& t, WaitStatus ws);
-  bool is_our_trap(Task& t, TraceeAddr at);
   void finish_detach();
   void detach_all();
   void kill_all();
@@ -167,26 +176,12 @@ class Session : public regions::CountSource {
   void suspend_span_starts(ThreadGroup& g, regions::RegionId region);
   void restore_span_starts(Task& t, std::optional<regions::RegionId> only = std::nullopt);
   void drop_returns(Task& t, uint64_t below_sp, bool all);
-  // What probes cost (session_cost.cpp): a timed single step is the kernel's round trip of a
-  // stop, our handling of each stop is timed too; a region whose probes' estimated cost is more
-  // than half the run is reported.
-  void note_step_time(int64_t ns);
-  void count_probe_stops(const Task& t, regions::RegionId region, uint64_t stops);
-  void report_probe_costs();
-  // Every 50 ms of stops: when the probes have made the run more than 10x slower than it would
-  // be without them, the costliest regions' entries (START of spans) are no longer probed.
+  // What probes cost (session_cost.cpp, the arithmetic in probe_budget.hpp): every 50 ms of
+  // stops, the regions whose probes break --max-probe-slowdown stop being probed
+  // (stop_probing); at the end, those that cost a large part of the run are reported.
   void limit_probe_inflation();
-  // The same budget per thread (a few busy threads slowed 100x weigh little in the run's
-  // average): see session_cost.cpp.
-  void limit_thread_inflation(int64_t now, int64_t cost, int64_t wall);
-  // `thread`: the thread whose budget (limit_thread_inflation) it broke; 0: the run's.
-  void stop_probing(regions::RegionId region, int64_t wall_ns, double cost_s, pid_t thread = 0);
-  bool probing_stopped(regions::RegionId region) const;
-  void calibrate_stop_cost(Task& t);  // a few single steps of a task at its exec stop
-  void calibrate_stop_cost_apart();   // the same on a child of roofprof's own (--pid, a static program)
-  // The cost of one stop: the kernel's round trip (median of the timed single steps) plus our
-  // mean handling time per stop; 0 before a step was timed.
-  int64_t stop_cost_ns() const;
+  void stop_probing(const ProbeBudget::Cut& cut);
+  void report_probe_costs();
   void execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs);
   // A boundary of `t` now, read from this session's counters. In the combined mode the
   // agent's published records are drained first: one tracker, each thread's boundaries in order.
@@ -260,37 +255,8 @@ class Session : public regions::CountSource {
   bool finish_requested_ = false;  // stop_at_entry reached: end the program
   supervisor::InterruptPolicy interrupts_;  // acted on between stops
   int64_t start_ns_ = 0;
-  std::vector<int64_t> step_ns_;  // recent displaced-step round trips (a ring)
-  size_t step_next_ = 0;
-  std::map<regions::RegionId, uint64_t> probe_stops_;  // ptrace stops each region's probes caused
-  // The same per thread, with the process (for its CPU time), when its first stop came and its
-  // CPU time then.
-  struct ThreadStops {
-    pid_t tgid = 0;
-    int64_t since_ns = 0;
-    int64_t run0_ns = 0;
-    std::map<regions::RegionId, uint64_t> by_region;
-  };
-  std::map<pid_t, ThreadStops> thread_stops_;
-  int64_t next_cost_check_ns_ = 0;
   uint64_t stops_seen_ = 0;  // stops dispatched so far
-  int64_t handling_ns_ = 0;  // time spent handling probes' stops (the stopped task waits for it)
-  uint64_t handled_stops_ = 0;
-  // Work done while handling a stop that is not what the probe costs each time (native counting's
-  // patching of a module that loaded): HandlingTimer leaves it out.
-  int64_t not_probe_cost_ns_ = 0;
-  // Times the handling of one probe's stop (a breakpoint, or the step of its displaced
-  // instruction) into handling_ns_; other stops (new threads, exits, signals) are not probes' cost.
-  class HandlingTimer {
-   public:
-    explicit HandlingTimer(Session& s);
-    ~HandlingTimer();
-
-   private:
-    Session& s_;
-    int64_t t0_;
-    int64_t excluded0_;
-  };
+  ProbeBudget budget_;
   SessionOutcome outcome_;
 };
 

@@ -157,7 +157,7 @@ void Session::place_region_probes(Task& t, const symbolizer::LoadedModule& m, bo
     Probe probe;
     probe.kind = kind_of(p.role);
     probe.region = p.region;
-    if (opens(probe.kind) && probing_stopped(p.region))
+    if (opens(probe.kind) && budget_.stopped(p.region))
       continue;  // too costly (limit_probe_inflation): no new instances
     add_probe(t, TraceeAddr(m.bias + p.address), probe);
   }

@@ -129,12 +129,12 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
                              const std::vector<std::pair<uint64_t, ProbeKind>>& hooks) {
   ThreadGroup& g = *t.group;
   if (!opts_.native_counting || !g.measured || never_counted(m.path)) return;
-  // Once per module, not a cost of the probe whose stop it happens in (session_cost.cpp).
+  // Once per module, not a cost of the probe whose stop it happens in (ProbeBudget::not_probe_cost).
   struct Excluded {
-    int64_t& total;
+    ProbeBudget& budget;
     int64_t t0 = monotonic_ns();
-    ~Excluded() { total += monotonic_ns() - t0; }
-  } excluded{not_probe_cost_ns_};
+    ~Excluded() { budget.not_probe_cost(monotonic_ns() - t0); }
+  } excluded{budget_};
   NativeModule& done = outcome_.native.emplace_back();
   done.path = m.path;
   // Every probe the module may get, now or later: block starts.

@@ -8,6 +8,7 @@
 
 #include "common/clock.hpp"
 #include "tracer/arg_reader.hpp"
+#include "tracer/detach.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -37,7 +38,7 @@ regions::Boundary Session::boundary(const Task& t, uint64_t sp) {
 }
 
 void Session::on_breakpoint(Task& t) {
-  HandlingTimer timed(*this);
+  ProbeBudget::Handling timed(budget_);
   user_regs_struct regs{};
   if (!t.read_regs(regs)) return;
   TraceeAddr at(regs.rip - 1);
@@ -60,8 +61,8 @@ void Session::on_breakpoint(Task& t) {
   handle_probes(t, probes, regs);
   if (finish_requested_) return;  // the loop kills the program next
   for (const Probe& p : probes) {
-    if (p.kind == ProbeKind::RegionEntry) count_probe_stops(t, p.region, 2 * stops);  // and its return
-    if (is_site(p.kind) && p.kind != ProbeKind::RegionEntry) count_probe_stops(t, p.region, stops);
+    if (p.kind == ProbeKind::RegionEntry) budget_.count_stops(t.group->tgid, t.tid, p.region, 2 * stops, monotonic_ns());  // and its return
+    if (is_site(p.kind) && p.kind != ProbeKind::RegionEntry) budget_.count_stops(t.group->tgid, t.tid, p.region, stops, monotonic_ns());
   }
   execute_displaced(t, at, regs);
 }
@@ -90,8 +91,8 @@ void Session::execute_displaced(Task& t, TraceeAddr at, user_regs_struct regs) {
 }
 
 void Session::on_step_done(Task& t) {
-  HandlingTimer timed(*this);
-  if (t.step_resumed_ns && stops_seen_ == t.step_resumed_stop + 1) note_step_time(monotonic_ns() - t.step_resumed_ns);
+  ProbeBudget::Handling timed(budget_);
+  if (t.step_resumed_ns && stops_seen_ == t.step_resumed_stop + 1) budget_.note_step(monotonic_ns() - t.step_resumed_ns);
   t.step_resumed_ns = 0;
   user_regs_struct regs{};
   if (!t.read_regs(regs)) return;
@@ -192,7 +193,7 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
       std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; })) {
     const int64_t t0 = monotonic_ns();
     opts_.before_outermost_entry(t.tid);
-    handling_ns_ -= monotonic_ns() - t0;  // cache eviction is not a cost of the probes
+    budget_.not_probe_cost(monotonic_ns() - t0);  // cache eviction is not a cost of the probes
   }
   for (const Probe& p : probes) {
     if (p.kind == ProbeKind::RegionEntry) {

@@ -4,6 +4,9 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <stdexcept>
 #include <fstream>
 #include <string>
 
@@ -15,20 +18,32 @@ bool Task::flush_regs() {
   return ptrace(PTRACE_SETREGS, tid, nullptr, &regs_) == 0;
 }
 
-void Task::resume(How how, int sig) {
-  flush_regs();
+bool Task::gone_or_bug(const char* request) {
+  const int err = errno;
+  stopped_ = false;
+  regs_valid_ = false;
+  if (err == ESRCH) return false;
+  throw std::logic_error(fmt::format("tracer: {} of task {} failed: {}", request, tid, std::strerror(err)));
+}
+
+bool Task::resume(How how, int sig) {
+  if (!stopped_)
+    throw std::logic_error(fmt::format("tracer: task {} resumed while not stopped (its last wait status, if any: {})", tid,
+                                       last_.describe()));
+  if (!flush_regs()) return gone_or_bug("PTRACE_SETREGS");
   long req = how == How::Step ? PTRACE_SINGLESTEP : how == How::Listen ? PTRACE_LISTEN : PTRACE_CONT;
   if (how == How::Listen && last_.type() != WaitStatus::Type::GroupStop) {
     // PTRACE_LISTEN works only from a group-stop. A job-stopped thread that we ran since (a
     // remote syscall's single steps) is in a SIGTRAP stop instead: ask for a trap and continue.
     // The kernel takes the trap in get_signal(), before any user instruction, and reports a
     // group-stop (PTRACE_EVENT_STOP, SIGSTOP while the group is stopped), which is listened to.
-    ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
+    if (ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr) != 0) return gone_or_bug("PTRACE_INTERRUPT");
     req = PTRACE_CONT;
   }
   regs_valid_ = false;
   stopped_ = false;
-  ptrace(__ptrace_request(req), tid, nullptr, reinterpret_cast<void*>(long(sig)));
+  if (ptrace(__ptrace_request(req), tid, nullptr, reinterpret_cast<void*>(long(sig))) == 0) return true;
+  return gone_or_bug(req == PTRACE_SINGLESTEP ? "PTRACE_SINGLESTEP" : req == PTRACE_LISTEN ? "PTRACE_LISTEN" : "PTRACE_CONT");
 }
 
 void Task::did_wait(WaitStatus ws) {

@@ -59,10 +59,13 @@ class Task {
  public:
   Task(pid_t tid, ThreadGroup* group) : tid(tid), group(group) {}
 
-  // The one way to run a task: writes dirty registers back, then continues, single-steps or
-  // listens (group-stop), delivering `sig`. ESRCH (the task died meanwhile) is not an error:
-  // its exit is reported by a wait.
-  void resume(How how, int sig = 0);
+  // The one way to run a task (rr's Task::resume_execution): writes dirty registers back, then
+  // continues, single-steps or listens (group-stop), delivering `sig`. True: it runs. False:
+  // ptrace said ESRCH, the task is gone (killed meanwhile), which is no error: its exit is
+  // reported by a wait. Resuming a task that is not stopped (no stop taken in by did_wait()
+  // since it last ran), or any other ptrace error, is a bug of roofprof's: std::logic_error
+  // saying which task, which request and why.
+  bool resume(How how, int sig = 0);
   // Every wait status of this task goes through here (the registers cache is dropped).
   void did_wait(WaitStatus ws);
   // Waits for this task's next stop (only for a task resumed just before, e.g. an injected
@@ -105,7 +108,9 @@ class Task {
 
  private:
   bool flush_regs();
-  bool stopped_ = true;
+  // After a failed ptrace `request`: false for ESRCH (gone), else throws std::logic_error.
+  bool gone_or_bug(const char* request);
+  bool stopped_ = false;  // a stop was taken in (did_wait) and the task not run since
   bool regs_valid_ = false, regs_dirty_ = false;
   user_regs_struct regs_{};
   WaitStatus last_;

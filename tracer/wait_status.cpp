@@ -35,6 +35,12 @@ std::string signal_name(int sig) {
   return fmt::format("signal {}", sig);
 }
 
+bool WaitStatus::is_job_stop() const {
+  if (type() != Type::GroupStop) return false;
+  const int sig = stop_sig();
+  return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
 std::string WaitStatus::describe() const {
   switch (type()) {
     case Type::Exited: return fmt::format("exited with status {}", exit_code());

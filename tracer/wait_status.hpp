@@ -22,6 +22,8 @@ class WaitStatus {
   int stop_sig() const;      // SignalStop, GroupStop, PtraceEvent (SIGTRAP)
   int ptrace_event() const;  // PtraceEvent: PTRACE_EVENT_CLONE, ..., 0 otherwise
   bool is_gone() const { return type() == Type::Exited || type() == Type::FatalSignal; }
+  // A group-stop of job control (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU): the task stays stopped.
+  bool is_job_stop() const;
   std::string describe() const;
 
  private:

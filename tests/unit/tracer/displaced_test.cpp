@@ -108,5 +108,14 @@ TEST(WaitStatus, NamesEveryKindOfStop) {
   EXPECT_EQ(signal_name(11), "SIGSEGV");
 }
 
+TEST(WaitStatus, AJobStopIsAGroupStopOfAStoppingSignal) {
+  EXPECT_TRUE(WaitStatus((128 << 16) | 0x137f).is_job_stop());   // SIGSTOP
+  EXPECT_TRUE(WaitStatus((128 << 16) | 0x147f).is_job_stop());   // SIGTSTP
+  EXPECT_TRUE(WaitStatus((128 << 16) | 0x157f).is_job_stop());   // SIGTTIN
+  EXPECT_TRUE(WaitStatus((128 << 16) | 0x167f).is_job_stop());   // SIGTTOU
+  EXPECT_FALSE(WaitStatus((128 << 16) | 0x057f).is_job_stop());  // PTRACE_INTERRUPT's stop (SIGTRAP)
+  EXPECT_FALSE(WaitStatus(0x137f).is_job_stop());                // SIGSTOP's signal-delivery stop
+}
+
 }  // namespace
 }  // namespace roofprof::tracer
