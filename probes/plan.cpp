@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
+#include "symbolizer/debug_file.hpp"
 #include "symbolizer/inlined.hpp"
 #include "symbolizer/line_sites.hpp"
 #include "symbolizer/modules.hpp"
@@ -57,11 +58,7 @@ void check_span_order(const regions::RegionSpec& spec, const symbolizer::ElfFile
 
 }  // namespace
 
-bool is_system_library(std::string_view path) {
-  for (std::string_view dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/"})
-    if (path.rfind(dir, 0) == 0) return true;
-  return false;
-}
+bool is_system_library(std::string_view path) { return symbolizer::in_system_library_dir(path); }
 
 Planner::Planner(std::vector<regions::RegionSpec> specs)
     : specs_(std::move(specs)),

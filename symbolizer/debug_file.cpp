@@ -43,6 +43,12 @@ std::string build_id(Elf* elf) {
   return "";
 }
 
+bool in_system_library_dir(std::string_view path) {
+  for (std::string_view dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/"})
+    if (path.starts_with(dir)) return true;
+  return false;
+}
+
 std::vector<std::string> debug_roots() {
   const char* env = std::getenv("ROOFPROF_DEBUG_DIRS");
   std::vector<std::string> out;

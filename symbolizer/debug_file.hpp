@@ -7,12 +7,17 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofprof::symbolizer {
 
 // The GNU build-id of `elf` in lowercase hex, "" when it has none.
 std::string build_id(Elf* elf);
+
+// A path under /lib, /lib64, /lib32, /usr/lib, /usr/lib64 or /usr/lib32: a system library, not
+// one of the program's own modules (probes::is_system_library; debuginfod is not asked for these).
+bool in_system_library_dir(std::string_view path);
 
 // The debug directories: ROOFPROF_DEBUG_DIRS (colon-separated, as gdb's debug-file-directory)
 // when set and not empty, else /usr/lib/debug.

@@ -39,7 +39,9 @@ ElfImage::ElfImage(const std::string& path) : path_(path), handle_(path) {
 void ElfImage::open_debug_file() {
   has_symtab_ = find_section(handle_.elf(), ".symtab") != nullptr;
   if (find_section(handle_.elf(), ".debug_line") && has_symtab_) return;
-  debug_search_ = search_debug_file(handle_.elf(), path_, debug_roots());
+  // debuginfod is asked for the program's own modules only: every system library of a Debian
+  // system without -dbgsym packages would be a download at every run's start.
+  debug_search_ = search_debug_file(handle_.elf(), path_, debug_roots(), !in_system_library_dir(path_));
   if (!debug_search_.found) return;
   try {
     debug_ = std::make_unique<ElfHandle>(*debug_search_.found);

@@ -37,6 +37,14 @@ TEST_F(DebugDirs, ColonSeparatedOrTheSystemDefault) {
   EXPECT_EQ(debug_roots(), (std::vector<std::string>{"/a/b", "/c"}));
 }
 
+TEST(DebugFile, SystemLibraryDirs) {
+  EXPECT_TRUE(in_system_library_dir("/usr/lib/x86_64-linux-gnu/libfftw3.so.3"));
+  EXPECT_TRUE(in_system_library_dir("/lib64/ld-linux-x86-64.so.2"));
+  EXPECT_FALSE(in_system_library_dir("/usr/bin/pw.x"));
+  EXPECT_FALSE(in_system_library_dir("/usr/libexec/prog"));
+  EXPECT_FALSE(in_system_library_dir("/opt/lib/libx.so"));
+}
+
 TEST(DebugFile, Crc32IsZlibs) {
   std::string path = ::testing::TempDir() + "roofprof_crc32_check";
   std::ofstream(path, std::ios::binary) << "123456789";
