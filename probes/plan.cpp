@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.hpp"
 #include "common/strings.hpp"
+#include "symbolizer/debug_file.hpp"
 #include "symbolizer/inlined.hpp"
 #include "symbolizer/line_sites.hpp"
 #include "symbolizer/modules.hpp"
@@ -56,11 +58,7 @@ void check_span_order(const regions::RegionSpec& spec, const symbolizer::ElfFile
 
 }  // namespace
 
-bool is_system_library(std::string_view path) {
-  for (std::string_view dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/"})
-    if (path.rfind(dir, 0) == 0) return true;
-  return false;
-}
+bool is_system_library(std::string_view path) { return symbolizer::in_system_library_dir(path); }
 
 Planner::Planner(std::vector<regions::RegionSpec> specs)
     : specs_(std::move(specs)),
@@ -264,6 +262,18 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
       hint += fmt::format("{}'{}'", hint.empty() ? "; closest names: " : ", ", n);
     return hints[symbol] = hint;
   };
+  // A stripped program or library of its own names only its exported functions: said with the
+  // debug file and package that would name the rest (symbolizer/debug_file.hpp).
+  std::optional<std::string> stripped;
+  auto stripped_notes = [&]() -> const std::string& {
+    if (!stripped) {
+      stripped.emplace();
+      for (const auto* m : modules)
+        if (!is_system_library(m->path()))
+          if (auto note = m->stripped_note()) *stripped += "; " + *note;
+    }
+    return *stripped;
+  };
   for (size_t i = 0; i < specs_.size(); ++i) {
     const auto& spec = specs_[i];
     std::vector<const Location*> missing;
@@ -273,7 +283,7 @@ std::vector<std::string> Planner::check_resolved(const std::vector<const symboli
       std::string what;
       if (loc->kind == Location::Kind::Symbol) {
         what = fmt::format("no function '{}' in the executable or its {} libraries{}", shorten_for_message(loc->symbol),
-                           modules.empty() ? 0 : modules.size() - 1, closest_hint(loc->symbol));
+                           modules.empty() ? 0 : modules.size() - 1, closest_hint(loc->symbol)) + stripped_notes();
       } else if (loc->kind == Location::Kind::FileLine) {
         what = fmt::format("no code for {} in any module with debug info (build with -g?)", loc->text);
       } else {

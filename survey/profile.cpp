@@ -1,5 +1,7 @@
 #include "survey/profile.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -154,6 +156,67 @@ std::string probe_method(const symbolizer::ElfFile& elf, const symbolizer::Symbo
     return std::holds_alternative<probes::EntryPatch>(plan) ? "patch" : "breakpoint";
   }
   return "breakpoint";
+}
+
+std::vector<std::string> stripped_module_notes(const result::Survey& survey, symbolizer::ElfCache& cache) {
+  std::vector<std::string> out;
+  for (const auto& f : survey.functions) {
+    if (!f.symbol.empty() || f.module.empty() || f.name.rfind("[unknown in ", 0) != 0) continue;
+    auto elf = cache.get(f.module);
+    auto note = elf ? elf->stripped_note() : std::nullopt;
+    if (!note) continue;
+    const double share = survey.samples ? 100.0 * double(f.self_samples) / double(survey.samples) : 0;
+    out.push_back(fmt::format("{} {:.1f} % of the samples: {}", f.name, share, *note));
+  }
+  return out;
+}
+
+namespace {
+
+// The function's first bytes in its file: [endbr64] push %rbp; mov %rsp,%rbp: it keeps a frame
+// pointer, so the kernel's walk of the chain finds its caller. nullopt when unreadable.
+std::optional<bool> keeps_frame_pointer(const symbolizer::ElfFile& elf, const symbolizer::Symbol& symbol) {
+  for (const auto& seg : elf.segments()) {
+    if (!seg.exec || symbol.value < seg.vaddr || symbol.value + 8 > seg.vaddr + seg.filesz) continue;
+    uint8_t code[8];
+    std::ifstream in(elf.path(), std::ios::binary);
+    in.seekg(std::streamoff(symbol.value - seg.vaddr + seg.offset));
+    if (!in.read(reinterpret_cast<char*>(code), sizeof code)) return std::nullopt;
+    const uint8_t* p = code;
+    if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) p += 4;  // endbr64
+    return p[0] == 0x55 && p[1] == 0x48 && p[2] == 0x89 && p[3] == 0xe5;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer::ElfCache& cache) {
+  Resolver resolve(samples.mappings, cache);
+  std::map<Key, std::optional<bool>> keeps;
+  std::map<std::string, uint64_t> without;  // samples per function without a frame pointer
+  uint64_t count = 0;
+  for (const Sample& s : samples.samples) {
+    auto leaf = resolve.at(s.pid, s.ip);
+    if (!leaf || !leaf->symbol) continue;
+    auto it = keeps.find(leaf->key);
+    if (it == keeps.end()) it = keeps.emplace(leaf->key, keeps_frame_pointer(*leaf->elf, *leaf->symbol)).first;
+    if (it->second != false) continue;
+    ++count;
+    ++without[leaf->symbol->demangled];
+  }
+  if (count == 0) return std::nullopt;
+  std::vector<std::pair<uint64_t, std::string>> top;
+  for (auto& [name, n] : without) top.emplace_back(n, name);
+  std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::vector<std::string> names;
+  for (size_t i = 0; i < top.size() && i < 3; ++i) names.push_back(top[i].second);
+  return fmt::format("total is not inclusive where code keeps no frame pointer: {} of {} samples ({:.1f} %) fell in "
+                     "functions built without one (gcc's default from -O1; most in {}), and the kernel's "
+                     "frame-pointer walk of their call chains skips their callers; roofprof does not unwind samples "
+                     "with DWARF CFI (build with -fno-omit-frame-pointer for inclusive totals)",
+                     count, samples.samples.size(), 100.0 * double(count) / double(samples.samples.size()),
+                     fmt::join(names, ", "));
 }
 
 result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache) {

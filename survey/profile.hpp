@@ -2,7 +2,9 @@
 // Samples -> functions: each sample's instruction and callers symbolized against the
 // executable files the program had mapped (survey/sampler.hpp), counted per function: self
 // (the instruction was in it) and total (it was in the call chain, once per sample).
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "result/result.hpp"
 #include "survey/sampler.hpp"
@@ -13,6 +15,16 @@ namespace roofprof::survey {
 // Functions with their samples, most self samples first (ties: most total, then name).
 // `probe` and `source` are filled for the functions with a symbol.
 result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache);
+
+// Said when samples fell in functions that keep no frame pointer (their first instructions are
+// not [endbr64] push %rbp; mov %rsp,%rbp): the kernel's frame-pointer walk loses their callers, so
+// `total` is not inclusive there. nullopt when every sampled function keeps one.
+std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer::ElfCache& cache);
+
+// One note per stripped module (no symbol table, its own or a debug file's) that has an
+// "[unknown in MODULE]" row in `survey`: "[unknown in pw.x] 19.7 %: pw.x has no symbol table
+// (stripped...)..." naming the debug file and package that would name its functions.
+std::vector<std::string> stripped_module_notes(const result::Survey& survey, symbolizer::ElfCache& cache);
 
 // How a function region of `symbol` in `elf` is measured (docs/survey.md): "patch" when its
 // entry can be patched in place (the combined mode's in-process probe, probes/entry_patch.hpp),

@@ -48,6 +48,10 @@ class ElfFile {
   // The function symbol covering a link-time address, if any.
   virtual const Symbol* function_at(uint64_t vaddr) const = 0;
   virtual bool has_line_info() const = 0;
+  // Why the file's own (non-exported) functions have no names: nullopt when it has a symbol
+  // table, its own or its debug file's; else "X has no symbol table (stripped...)", naming the
+  // debug file looked for and the package that carries it (symbolizer/debug_file.hpp).
+  virtual std::optional<std::string> stripped_note() const = 0;
   // Link-time addresses where statements of FILE:LINE begin (is_stmt rows starting a run of
   // that line). `file` matches on whole trailing path components ("solver.c", "src/solver.c").
   // If the line has no code, the next line with code in the same file is used and `*used_line`

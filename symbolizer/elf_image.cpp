@@ -37,14 +37,26 @@ ElfImage::ElfImage(const std::string& path) : path_(path), handle_(path) {
 }
 
 void ElfImage::open_debug_file() {
-  if (find_section(handle_.elf(), ".debug_line") && find_section(handle_.elf(), ".symtab")) return;
-  std::optional<std::string> debug = find_debug_file(handle_.elf(), path_);
-  if (!debug) return;
+  has_symtab_ = find_section(handle_.elf(), ".symtab") != nullptr;
+  if (find_section(handle_.elf(), ".debug_line") && has_symtab_) return;
+  // debuginfod is asked for the program's own modules only: every system library of a Debian
+  // system without -dbgsym packages would be a download at every run's start.
+  debug_search_ = search_debug_file(handle_.elf(), path_, debug_roots(), !in_system_library_dir(path_));
+  if (!debug_search_.found) return;
   try {
-    debug_ = std::make_unique<ElfHandle>(*debug);
+    debug_ = std::make_unique<ElfHandle>(*debug_search_.found);
+    has_symtab_ = has_symtab_ || find_section(debug_->elf(), ".symtab") != nullptr;
   } catch (const UserError&) {
     debug_.reset();
   }
+}
+
+std::optional<std::string> ElfImage::stripped_note() const {
+  if (has_symtab_) return std::nullopt;
+  std::call_once(stripped_once_, [this] {
+    stripped_note_ = stripped_message(path_, functions_.size(), debug_search_, owning_package(path_));
+  });
+  return stripped_note_;
 }
 
 void ElfImage::read_segments() {

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "symbolizer/debug_file.hpp"
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/elf_handle.hpp"
 #include "symbolizer/inlined.hpp"
@@ -26,6 +27,7 @@ class ElfImage final : public ElfFile {
   const std::vector<Symbol>& functions() const override { return functions_; }
   const Symbol* function_at(uint64_t vaddr) const override;
   bool has_line_info() const override;
+  std::optional<std::string> stripped_note() const override;
   std::vector<uint64_t> line_addresses(std::string_view file, unsigned line,
                                        unsigned* used_line) const override;
   std::optional<std::string> source_of(uint64_t vaddr) const override;
@@ -48,6 +50,10 @@ class ElfImage final : public ElfFile {
   std::string path_;
   ElfHandle handle_;
   std::unique_ptr<ElfHandle> debug_;  // separate debug file, when the file itself lacks DWARF
+  bool has_symtab_ = false;           // .symtab in the file or its debug file
+  DebugSearch debug_search_;
+  mutable std::once_flag stripped_once_;
+  mutable std::optional<std::string> stripped_note_;
   std::vector<Segment> segments_;
   std::vector<Symbol> functions_;
   std::unordered_set<std::string> imports_;

@@ -46,6 +46,22 @@ bool at_lambda_line(const LambdaRef& ref, const ElfFile& module, uint64_t addres
   return where->substr(colon + 1) == std::to_string(ref.line) && same_file(where->substr(0, colon));
 }
 
+// FortranReexport or FortranGeneric (match_tier) for a Fortran module procedure.
+MatchTier fortran_tier(const LinespecName& parsed, const Symbol& s) {
+  if (parsed.scopes.empty() || parsed.scopes.size() > 2 || s.demangled != s.name) return MatchTier::None;
+  auto proc = fortran_module_procedure(strip_clone_suffix(strip_version(s.name)));
+  if (!proc) return MatchTier::None;
+  const std::string& module = (*proc)[0];
+  const std::string& name = (*proc)[1];
+  const std::string& want = parsed.scopes.back();
+  const bool qualified = parsed.scopes.size() == 2;
+  if (qualified && name == want && module != parsed.scopes.front()) return MatchTier::FortranReexport;
+  if ((!qualified || module == parsed.scopes.front()) && name.size() > want.size() + 1 && name.starts_with(want) &&
+      name[want.size()] == '_')
+    return MatchTier::FortranGeneric;
+  return MatchTier::None;
+}
+
 }  // namespace
 
 bool may_answer_to(const LinespecName& parsed, const Symbol& s) {
@@ -74,27 +90,29 @@ MatchTier match_tier(std::string_view pattern, const LinespecName& parsed, const
     if (!n.fortran_external) return MatchTier::Name;
     best = MatchTier::FortranExternal;
   }
+  if (best == MatchTier::None && !parsed.params && !parsed.lambda) best = fortran_tier(parsed, s);
   return best;
 }
 
 std::vector<FunctionMatch> match_functions(std::string_view pattern,
                                            const std::vector<const ElfFile*>& modules) {
   // 1. Matching symbols, aliases (same module, same address) merged into one candidate. A
-  // Fortran external's spelling without '_' counts only where nothing matches otherwise.
+  // Fortran external's spelling without '_', a module's re-exported name and a generic
+  // interface's specific procedures count only where nothing matches better (MatchTier).
   LinespecName parsed = parse_linespec(pattern);
-  std::map<std::pair<size_t, uint64_t>, const Symbol*> sites;
-  std::map<std::pair<size_t, uint64_t>, const Symbol*> externals;
+  std::map<MatchTier, std::map<std::pair<size_t, uint64_t>, const Symbol*>> tiers;
   for (size_t m = 0; m < modules.size(); ++m) {
     for (const Symbol& s : modules[m]->functions()) {
       MatchTier tier = match_tier(pattern, parsed, s);
       if (tier == MatchTier::None) continue;
       if (parsed.lambda && !at_lambda_line(*parsed.lambda, *modules[m], s.value)) continue;
-      auto& into = tier == MatchTier::Name ? sites : externals;
-      auto [it, inserted] = into.try_emplace({m, s.value}, &s);
+      auto [it, inserted] = tiers[tier].try_emplace({m, s.value}, &s);
       if (!inserted && better_representative(s, *it->second, pattern)) it->second = &s;
     }
   }
-  if (sites.empty()) sites = std::move(externals);
+  // The best tier that matched (MatchTier's order).
+  std::map<std::pair<size_t, uint64_t>, const Symbol*> sites;
+  if (!tiers.empty()) sites = std::move(tiers.begin()->second);
   std::vector<Candidate> found;
   for (const auto& [key, sym] : sites) found.push_back(Candidate{key.first, sym});
 

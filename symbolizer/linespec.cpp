@@ -100,18 +100,6 @@ bool is_clone_word(std::string_view w) {
          !w.empty();
 }
 
-// gfortran "__mymod_MOD_kernel", Intel "mymod_mp_kernel_" -> {"mymod", "kernel"}.
-std::optional<std::vector<std::string>> fortran_module_procedure(std::string_view n) {
-  if (n.rfind("__", 0) == 0) {
-    size_t mod = n.find("_MOD_", 2);
-    if (mod != std::string_view::npos && mod > 2 && mod + 5 < n.size())
-      return std::vector<std::string>{std::string(n.substr(2, mod - 2)), std::string(n.substr(mod + 5))};
-  }
-  size_t mp = n.find("_mp_");
-  if (mp != std::string_view::npos && mp > 0 && n.size() > mp + 5 && n.back() == '_')
-    return std::vector<std::string>{std::string(n.substr(0, mp)), std::string(n.substr(mp + 4, n.size() - mp - 5))};
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -199,6 +187,18 @@ std::vector<LinespecName> linespec_names(const Symbol& s) {
   else if (base.size() > 1 && base.back() == '_' && base[base.size() - 2] != '_')
     out.push_back(LinespecName{{base.substr(0, base.size() - 1)}, std::nullopt, true});
   return out;
+}
+
+std::optional<std::vector<std::string>> fortran_module_procedure(std::string_view n) {
+  if (n.rfind("__", 0) == 0) {
+    size_t mod = n.find("_MOD_", 2);
+    if (mod != std::string_view::npos && mod > 2 && mod + 5 < n.size())
+      return std::vector<std::string>{std::string(n.substr(2, mod - 2)), std::string(n.substr(mod + 5))};
+  }
+  size_t mp = n.find("_mp_");
+  if (mp != std::string_view::npos && mp > 0 && n.size() > mp + 5 && n.back() == '_')
+    return std::vector<std::string>{std::string(n.substr(0, mp)), std::string(n.substr(mp + 4, n.size() - mp - 5))};
+  return std::nullopt;
 }
 
 bool linespec_matches(const LinespecName& pattern, const LinespecName& name) {

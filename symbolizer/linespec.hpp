@@ -46,6 +46,10 @@ std::vector<std::string> split_scopes(std::string_view s);
 // The names a function symbol answers to (clone suffixes and symbol versions removed).
 std::vector<LinespecName> linespec_names(const Symbol& s);
 
+// gfortran "__mymod_MOD_kernel", Intel "mymod_mp_kernel_" -> {"mymod", "kernel"}; nullopt for
+// other names.
+std::optional<std::vector<std::string>> fortran_module_procedure(std::string_view name);
+
 // `pattern`'s scopes are the trailing scopes of `name` (a scope without template arguments
 // matches one with any, a scope without parameters a function scope with any: "run" is
 // "run(int)" in "S::run(int)::{lambda()#1}"), and its parameter list, when it has one, is

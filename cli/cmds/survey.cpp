@@ -100,6 +100,8 @@ int run(const SurveyOptions& o) {
   sel.sort = (o.sort.empty() ? emul : o.sort == "work") ? survey::SortKey::Work : survey::SortKey::Time;
   survey::select_functions(*res.survey, sel);
   keep_selected_regions(res);
+  for (auto& note : survey::stripped_module_notes(*res.survey, cache)) res.warnings.push_back(std::move(note));
+  if (auto note = survey::frame_pointer_note(sampled.samples, cache)) res.warnings.push_back(std::move(*note));
   result::write_atomic(res, target);
   const std::string table = report::render_survey_table(res);
   std::fwrite(table.data(), 1, table.size(), stdout);

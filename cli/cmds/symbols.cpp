@@ -75,6 +75,10 @@ int run(const SymbolsOptions& o) {
   std::fprintf(stderr, "roofprof: %zu functions in %zu modules%s%s\n", total, outcome.modules.size(),
                o.match.empty() ? "" : fmt::format(" match '{}'", o.match).c_str(),
                o.run ? fmt::format(" ({} loaded by dlopen)", late.size()).c_str() : "");
+  // A stripped program or library of the program's own lists its exported functions only: said.
+  for (const auto& m : outcome.modules)
+    if (!probes::is_system_library(m.path))
+      if (auto note = m.elf->stripped_note()) std::fprintf(stderr, "roofprof: note: %s\n", note->c_str());
   if (o.run && outcome.term_signal) return 128 + *outcome.term_signal;
   return o.run ? outcome.exit_status.value_or(0) : 0;
 }

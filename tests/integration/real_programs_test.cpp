@@ -252,6 +252,25 @@ TEST_P(RealProgramsW, GfortranModuleSubroutine) {
   }
 }
 
+// A generic interface is its specific procedures (gfortran emits no symbol or DWARF for the
+// generic name: they are found as calbec_*), and a name a module re-exports with USE is the
+// procedure of the module it comes from; with DWARF and without.
+TEST_P(RealProgramsW, GfortranGenericInterfaceAndReexportedName) {
+  Sandbox sb;
+  for (std::string program : {"real_fortran_generic_g", "real_fortran_generic_nog"}) {
+    for (std::string name : {"calbec", "calbec_m::calbec"}) {
+      json doc = emul_run(sb, {name}, {fixture(program)});
+      json reg = region(doc, name);
+      EXPECT_EQ(calls(reg), 5) << program << " " << name << doc.dump(1);
+      EXPECT_EQ(reg["flops"].get<double>(), 5 * 2 * kN) << program << " " << name;
+    }
+    json doc = emul_run(sb, {"fft_scalar::cft_1z"}, {fixture(program)});
+    json reg = region(doc, "fft_scalar::cft_1z");
+    EXPECT_EQ(calls(reg), 4) << program << doc.dump(1);
+    EXPECT_EQ(reg["flops"].get<double>(), 4 * 2 * kN) << program;
+  }
+}
+
 // numpy's a @ b calls OpenBLAS's cblas_dgemm, loaded by dlopen from numpy's extension module.
 TEST_P(RealProgramsW, NumpyMatmulIsCblasDgemm) {
   if (!fs::exists("/usr/lib/python3/dist-packages/numpy")) GTEST_SKIP() << "python3-numpy is not installed";

@@ -243,6 +243,25 @@ TEST(Survey, EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack) {
   EXPECT_EQ(run.exit_code(), 0) << run.diag();
 }
 
+// -O2 -fomit-frame-pointer: `work` keeps no frame pointer, so the kernel's walk skips its
+// callers (phase_a, phase_b): the survey says its total is not inclusive there, naming `work`.
+// The -O0 kernels keep theirs and are never named.
+TEST(Survey, SaysTotalIsNotInclusiveWithoutFramePointers) {
+  Sandbox sb;
+  auto r = sb.roofprof({"survey", "--rate", "10000", "-o", "s.json", "--", fixture("run_callers_O2"), "4000000"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  ASSERT_EQ(doc["survey"]["functions"][0]["name"], "work") << r.diag();
+  const std::string note = "total is not inclusive where code keeps no frame pointer: ";
+  EXPECT_NE(doc["warnings"].dump().find(note), std::string::npos) << doc["warnings"];
+  EXPECT_NE(doc["warnings"].dump().find("(gcc's default from -O1; most in work"), std::string::npos) << doc["warnings"];
+  EXPECT_NE(r.err.find("roofprof: warning: " + note), std::string::npos) << r.diag();
+
+  auto kept = sb.roofprof({"survey", "--rate", "10000", "-o", "k.json", "--", fixture("run_three_kernels"), "20"});
+  ASSERT_EQ(kept.exit_code(), 0) << kept.diag();
+  EXPECT_EQ(load_result(kept, "k.json")["warnings"].dump().find("kernel_"), std::string::npos) << kept.diag();
+}
+
 TEST(Survey, BadInput) {
   Sandbox sb;
   EXPECT_EQ(sb.roofprof({"survey"}).exit_code(), 2);

@@ -111,6 +111,24 @@ TEST(Match, SameNameInSeveralModulesIsOneMatch) {
   EXPECT_EQ(m[0].sites[1].module, fixture("libsym_lib_stripped.so"));
 }
 
+// gfortran fixtures (tests/fixtures/real/generic_*.f90), with DWARF and without: a generic
+// interface is its specific procedures, named after it; a USE-re-exported name the procedure of
+// the module it comes from; both only where nothing has the name itself.
+TEST(Match, FortranGenericAndReexportedNames) {
+  for (std::string program : {"real_fortran_generic_g", "real_fortran_generic_nog"}) {
+    auto elf = ElfFile::open(fixture(program));
+    std::vector<const ElfFile*> mods{elf.get()};
+    const std::vector<std::string> specifics{"calbec_m::calbec_gamma", "calbec_m::calbec_k"};
+    EXPECT_EQ(names_of(match_functions("calbec", mods)), specifics) << program;
+    EXPECT_EQ(names_of(match_functions("calbec_m::calbec", mods)), specifics) << program;
+    EXPECT_TRUE(match_functions("other_m::calbec", mods).empty()) << program;
+    EXPECT_EQ(names_of(match_functions("calbec_k", mods)), std::vector<std::string>{"calbec_m::calbec_k"});
+    EXPECT_EQ(names_of(match_functions("fft_scalar::cft_1z", mods)), std::vector<std::string>{"calbec_m::cft_1z"});
+    EXPECT_TRUE(match_functions("fft_scalar::cft_2z", mods).empty()) << program;
+    EXPECT_TRUE(match_functions("calbec_(double)", mods).empty()) << program;
+  }
+}
+
 TEST(Match, AllFunctionNames) {
   auto names = ElfFile::open(fixture("sym_names"));
   auto lib = ElfFile::open(fixture("libsym_lib.so"));
