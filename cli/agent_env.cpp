@@ -71,7 +71,7 @@ std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& 
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
   settings["LD_PRELOAD"] = preload;
   if (so.agent_user_level) settings["ROOFPROF_AGENT_USER_LEVEL"] = "1";
-  if (so.agent_call_key) settings["ROOFPROF_AGENT_CALLERS"] = "1";  // --group-by caller
+  if (so.observer->keys_returns()) settings["ROOFPROF_AGENT_CALLERS"] = "1";  // --group-by caller
   if (so.agent_cheap_factor) settings["ROOFPROF_AGENT_CHEAP_FACTOR"] = std::to_string(so.agent_cheap_factor);
   if (so.agent_evict_bytes) settings["ROOFPROF_AGENT_EVICT_BYTES"] = std::to_string(so.agent_evict_bytes);
   if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;

@@ -56,8 +56,8 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   const preload::AgentEvents events = agent_events(backend);
   preload::Collector collector(dir.path(), planner, events.n_events, tracker, false, events.timed);
   collector.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
-  if (so.agent_call_key) collector.key_calls(so.agent_call_key, so.agent_module);
-  if (so.on_ready) so.on_ready();  // everything the agent cannot do has been said
+  collector.key_calls(*so.observer);
+  so.observer->ready();  // everything the agent cannot do has been said
   tracer::SessionOutcome out;
   int64_t start = monotonic_ns();
   supervisor::Launch launch;
@@ -88,8 +88,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   out.agent_boundary = collector.boundary_cost();
   out.agent_reader = collector.reader_cost();
   out.wall_time_s = double(end - start) * 1e-9;
-  if (WIFEXITED(status)) out.exit_status = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) out.term_signal = WTERMSIG(status);
+  out.ending = supervisor::Ending::of_wait_status(status);
   out.complete = collector.complete() && !interrupts.interrupted();
   out.warnings = collector.warnings();
   if (so.agent_evict_bytes) out.cache_evictions = collector.evictions();  // --cache-state cold

@@ -31,14 +31,15 @@ CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::B
         return settings;
       }()),
       collector_(dir_.path(), planner, backend.events().size(), tracker, true, agent_events(backend).timed) {
-  if (so.agent_call_key) collector_.key_calls(so.agent_call_key, so.agent_module);
+  collector_.key_calls(*so.observer);
   collector_.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
 }
 
 void CombinedAgent::attach(tracer::SessionOptions& so) {
   so.agent = this;
-  so.child_env = [this] { return env_.for_child(::getpid()); };
 }
+
+char* const* CombinedAgent::child_env() { return env_.for_child(::getpid()); }
 
 std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                                        const std::vector<probes::PlannedProbe>& planned) {

@@ -30,7 +30,7 @@ class CombinedAgent final : public tracer::AgentLink {
   // `patch`: the tracer may patch function entries for the agent (false: --no-patch).
   CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend, probes::Planner& planner,
                 regions::Tracker& tracker, std::function<bool(regions::RegionId)> needs_arguments, bool patch = true);
-  // Points so.agent and so.child_env at this object, which must outlive the session.
+  // Points so.agent at this object, which must outlive the session.
   void attach(tracer::SessionOptions& so);
   // After the session: drains what is left, adds the agent's warnings and what it did not see.
   void finish(tracer::SessionOutcome& out);
@@ -51,6 +51,7 @@ class CombinedAgent final : public tracer::AgentLink {
   void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
   std::map<regions::RegionId, double> probe_cost_ns() const override { return collector_.probe_cost_ns(); }
   void stop_probing(regions::RegionId region) override { collector_.stop_probing(region); }
+  char* const* child_env() override;
 
  private:
   probes::Planner& planner_;

@@ -75,8 +75,7 @@ int run(const SymbolsOptions& o) {
   std::fprintf(stderr, "roofprof: %zu functions in %zu modules%s%s\n", total, outcome.modules.size(),
                o.match.empty() ? "" : fmt::format(" match '{}'", o.match).c_str(),
                o.run ? fmt::format(" ({} loaded by dlopen)", late.size()).c_str() : "");
-  if (o.run && outcome.term_signal) return 128 + *outcome.term_signal;
-  return o.run ? outcome.exit_status.value_or(0) : 0;
+  return o.run ? outcome.ending.exit_code() : 0;
 }
 
 }  // namespace
