@@ -78,7 +78,7 @@ counters::BackendChoice counting_for(const Request& request, counters::BackendCh
 
 // `choice`: counters::choose_backend(request.backend, caps). `agent_counts_events`: the
 // in-process agent can count the native run's events (each thread's own perf events, software or
-// hardware: cli/agent_env.hpp). Throws
+// hardware: run/agent_env.hpp). Throws
 // UserError (one line, what to do) for a request that cannot be planned.
 // `without_native`: what `auto` counts with where native counting cannot run (--pid,
 // --no-ptrace): counters::choose_without_native; null: time.

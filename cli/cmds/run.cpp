@@ -15,20 +15,20 @@
 #include <set>
 #include <system_error>
 
-#include "cli/agent_env.hpp"
-#include "cli/agent_run.hpp"
-#include "cli/assemble.hpp"
+#include "run/agent_env.hpp"
+#include "run/agent_run.hpp"
+#include "run/assemble.hpp"
 #include "cli/cache_geometry_option.hpp"
-#include "cli/measured_geometry.hpp"
-#include "cli/combined_run.hpp"
+#include "run/measured_geometry.hpp"
+#include "run/combined_run.hpp"
 #include "cli/command.hpp"
-#include "cli/unseen_functions.hpp"
+#include "run/unseen_functions.hpp"
 #include "common/program.hpp"
-#include "cli/emul_agent.hpp"
-#include "cli/emul_merge.hpp"
-#include "cli/groups.hpp"
+#include "run/emul_agent.hpp"
+#include "run/emul_merge.hpp"
+#include "run/groups.hpp"
 #include "cli/number_option.hpp"
-#include "cli/run_observer.hpp"
+#include "run/observer.hpp"
 #include "common/error.hpp"
 #include "common/evict.hpp"
 #include "common/launcher.hpp"
@@ -56,6 +56,8 @@
 namespace roofprof::cli {
 
 namespace {
+
+using namespace roofprof::run;  // the orchestration (run/): cli parses options and prints
 
 // Counters are read on a region's boundaries when its calls last at least this many times what
 // the counters add to a call (docs/preload.md, "What a boundary costs"): below, the two reads
@@ -517,7 +519,7 @@ std::vector<std::string> backend_announcement(const RunOptions& o, const Measuri
   return lines;
 }
 
-tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, RunObserver& observer) {
+tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, Observer& observer) {
   tracer::SessionOptions so;
   so.observer = &observer;
   so.argv = o.command;
@@ -621,7 +623,7 @@ int run(const RunOptions& o) {
   if (groups.caller_depth() > 1 && o.no_ptrace)
     throw UserError("--group-by " + o.group_by + ": with --no-ptrace the in-process agent records the caller "
                     "only (caller or caller:1); deeper paths are unwound at breakpoints");
-  RunObserver observer(groups, backend_announcement(o, m));
+  Observer observer(groups, backend_announcement(o, m));
   tracer::SessionOptions so = session_options(o, m, observer);
   for (size_t id = 0; id < planner.regions().size(); ++id)
     if (from_survey.count(planner.regions()[id].spec)) so.agent_skip_if_frequent.insert(regions::RegionId(id));

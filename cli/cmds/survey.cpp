@@ -8,7 +8,7 @@
 #include "cli/cache_geometry_option.hpp"
 #include "cli/command.hpp"
 #include "cli/number_option.hpp"
-#include "cli/survey_emul.hpp"
+#include "run/survey_emul.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/program.hpp"
@@ -23,6 +23,8 @@
 namespace roofprof::cli {
 
 namespace {
+
+using namespace roofprof::run;  // the orchestration (run/): cli parses options and prints
 
 struct SurveyOptions {
   std::string output = "roofprof-survey.json";

@@ -6,17 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "cli/groups.hpp"
+#include "run/groups.hpp"
 #include "common/evict.hpp"
 #include "regions/run_observer.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
-class RunObserver final : public regions::RunObserver {
+class Observer final : public regions::RunObserver {
  public:
   // `groups` (not owned): the run's call groups. `announcement`: lines said on `out` at the
   // first ready() (none: quiet).
-  RunObserver(CallGroups& groups, std::vector<std::string> announcement, std::FILE* out = stderr)
+  Observer(CallGroups& groups, std::vector<std::string> announcement, std::FILE* out = stderr)
       : groups_(groups), announcement_(std::move(announcement)), out_(out) {}
   // --cache-state cold outside emulation: evict with `evictor` (not owned) before each outermost call.
   void evict_with(CacheEvictor* evictor) { evictor_ = evictor; }
@@ -43,4 +43,4 @@ class RunObserver final : public regions::RunObserver {
   CacheEvictor* evictor_ = nullptr;
 };
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,4 +1,4 @@
-#include "cli/assemble.hpp"
+#include "run/assemble.hpp"
 
 #include "counters/native_counters.hpp"
 #include "counters/run_backend.hpp"
@@ -10,7 +10,7 @@
 #include <set>
 #include <tuple>
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -211,4 +211,4 @@ std::vector<std::string> planner_notes(const probes::Planner& planner) {
   return out;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

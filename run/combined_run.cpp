@@ -1,4 +1,4 @@
-#include "cli/combined_run.hpp"
+#include "run/combined_run.hpp"
 
 #include <unistd.h>
 
@@ -17,7 +17,7 @@
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/got_only.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend,
                              probes::Planner& planner, regions::Tracker& tracker,
@@ -178,4 +178,4 @@ runplan::Program program_facts(const std::string& program) {
   return facts;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,4 +1,4 @@
-#include "cli/survey_emul.hpp"
+#include "run/survey_emul.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "cli/assemble.hpp"
-#include "cli/emul_merge.hpp"
+#include "run/assemble.hpp"
+#include "run/emul_merge.hpp"
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "emul/emul.hpp"
@@ -17,7 +17,7 @@
 #include "survey/select.hpp"
 #include "symbolizer/modules.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -156,4 +156,4 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
   return "";
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

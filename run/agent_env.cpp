@@ -1,4 +1,4 @@
-#include "cli/agent_env.hpp"
+#include "run/agent_env.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace fs = std::filesystem;
 
@@ -102,4 +102,4 @@ char* const* ChildEnv::for_child(pid_t pid) {
   return pointers_.data();
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -8,12 +8,12 @@
 #include "counters/backend.hpp"
 #include "counters/event_set.hpp"
 #include "counters/w_placement.hpp"
-#include "cli/instances.hpp"
+#include "run/instances.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "result/result.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // `hardware`: the event set whose formulas give W and Q from the counters (perf backend), or null;
 // `w`: how its groups hold W (exact when whole and pinned), whose reason labels an estimate.
@@ -46,4 +46,4 @@ void set_thread_parts(result::Region& r, const regions::Aggregate& a,
 // has no "not found yet" left), functions left out in system libraries.
 std::vector<std::string> planner_notes(const probes::Planner& planner);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

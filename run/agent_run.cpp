@@ -1,8 +1,8 @@
 // roofprof run --no-ptrace: the program as a plain child with LD_PRELOAD=libroofprof-preload.so,
 // its record files drained while it runs (preload::Collector), no ptrace at all.
-#include "cli/agent_run.hpp"
+#include "run/agent_run.hpp"
 
-#include "cli/agent_env.hpp"
+#include "run/agent_env.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -23,7 +23,7 @@
 #include "supervisor/child.hpp"
 #include "symbolizer/elf_file.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -98,4 +98,4 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   return out;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "cli/agent_env.hpp"
+#include "run/agent_env.hpp"
 #include "counters/backend.hpp"
 #include "preload/collector.hpp"
 #include "probes/plan.hpp"
@@ -21,7 +21,7 @@
 #include "tracer/agent_link.hpp"
 #include "tracer/session.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 class CombinedAgent final : public tracer::AgentLink {
  public:
@@ -73,4 +73,4 @@ class CombinedAgent final : public tracer::AgentLink {
 // interpreter runs) or of what cannot be read (the tracer says what is wrong with it).
 runplan::Program program_facts(const std::string& program);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run
