@@ -211,4 +211,16 @@ std::vector<std::string> planner_notes(const probes::Planner& planner) {
   return out;
 }
 
+std::vector<result::Region> untimed_regions(const probes::Planner& planner, const regions::Aggregator& agg,
+                                            const std::string& calls_source) {
+  std::vector<result::Region> out = assemble_regions(planner, agg, {}, "");
+  for (auto& r : out) {
+    r.time_s = std::nullopt;
+    r.time_per_call_s = std::nullopt;
+    r.sources.erase("time");
+    r.sources["calls"] = calls_source;
+  }
+  return out;
+}
+
 }  // namespace roofprof::run

@@ -22,6 +22,10 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
                                              const std::string& counter_source,
                                              const counters::EventSet* hardware = nullptr,
                                              const counters::WPlacement* w = nullptr);
+// The regions of an emulated run that no clock timed (an MPI rank's only run, the survey's
+// emulated pass): time null, no time source, `calls_source` for their calls.
+std::vector<result::Region> untimed_regions(const probes::Planner& planner, const regions::Aggregator& agg,
+                                            const std::string& calls_source);
 
 // An instance's W and Q from its deltas through `hardware`'s formulas, or native counting's classes
 // where the events hold them (null `hardware` and no native counting: none,

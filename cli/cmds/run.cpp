@@ -313,14 +313,8 @@ std::optional<std::string> never_found_error(const probes::Planner& planner, con
 // An MPI rank under --backend emul runs once, under valgrind (runplan): its regions, calls and
 // exit come from the emulated run; no clock timed the calls, so their time is null.
 void emulated_regions_only(const probes::Planner& planner, const emul::Result& emulated, result::Run& res) {
-  res.regions = assemble_regions(planner, emulated.aggregate, {}, "");
+  res.regions = untimed_regions(planner, emulated.aggregate, "agent (emulated run)");
   res.wall_time_s = std::nullopt;
-  for (auto& r : res.regions) {
-    r.time_s = std::nullopt;
-    r.time_per_call_s = std::nullopt;
-    r.sources.erase("time");
-    r.sources["calls"] = "agent (emulated run)";
-  }
   res.complete = !emulated.interrupted && emulated.signal == 0;
   if (emulated.signal) res.term_signal = emulated.signal;
   else if (emulated.exit_code >= 0) res.exit_status = emulated.exit_code;
