@@ -86,4 +86,21 @@ Plan make_plan(const Request& request, counters::BackendChoice choice, bool agen
                const Program& program, const std::optional<LaunchInfo>& launch,
                const counters::BackendChoice* without_native = nullptr);
 
+// How calls of a function region are split into groups (--group-by).
+enum class GroupBy { Args, Caller };
+
+// What the options ask of a plan beyond its request: options only the emulated pass honours,
+// and the call paths of --group-by caller[:DEPTH].
+struct Asks {
+  bool cache_geometry = false;  // --cache
+  bool ceilings = false;        // --ceilings
+  bool annotate = false;        // --annotate
+  GroupBy group_by = GroupBy::Args;
+  int caller_depth = 1;         // --group-by caller:DEPTH
+  std::string group_by_text;    // --group-by as given, for the messages
+};
+
+// UserError (one line: what is wrong, what to do) for an ask `plan` cannot honour.
+void check_asks(const Request& request, const Plan& plan, const Asks& asks);
+
 }  // namespace roofprof::runplan

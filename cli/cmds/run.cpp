@@ -142,6 +142,17 @@ runplan::Request request_of(const RunOptions& o) {
   return r;
 }
 
+runplan::Asks asks_of(const RunOptions& o, const CallGroups& groups) {
+  runplan::Asks a;
+  a.cache_geometry = !o.cache_levels.empty();
+  a.ceilings = !o.ceilings.empty();
+  a.annotate = o.annotate;
+  a.group_by = groups.by_caller() ? runplan::GroupBy::Caller : runplan::GroupBy::Args;
+  a.caller_depth = std::max(groups.caller_depth(), 1);
+  a.group_by_text = o.group_by;
+  return a;
+}
+
 // The regions as given, each once (a region given twice is measured once), at most
 // kMaxRegions of them: every region is matched against every symbol of every module loaded.
 std::vector<regions::RegionSpec> distinct_regions(std::vector<regions::RegionSpec> specs) {
@@ -602,21 +613,7 @@ int run(const RunOptions& o) {
   probes::Planner planner(specs);
   regions::Aggregator agg;
   CallGroups groups(planner, caller_depth(o.group_by));
-  if (!o.cache_levels.empty() && !m.plan.emulated_pass)
-    throw UserError("--cache sets the caches the emulated run simulates, and this run has none: use "
-                    "--backend emul (or auto on a machine without hardware counters)");
-  if (!o.ceilings.empty() && !m.plan.emulated_pass)
-    throw UserError("--ceilings gives the measured caches the emulated run simulates, and this run has none: use "
-                    "--backend emul (or auto on a machine without hardware counters)");
-  if (o.annotate && !m.plan.emulated_pass)
-    throw UserError("--annotate counts each instruction in the emulated run, which this run has none of: use "
-                    "--backend emul (or auto on a machine without hardware counters)");
-  if (groups.by_caller() && !m.plan.native_pass)
-    throw UserError("--group-by " + o.group_by + ": the emulated run of an MPI rank records no call paths; "
-                    "use --backend time or perf under the launcher");
-  if (groups.caller_depth() > 1 && o.no_ptrace)
-    throw UserError("--group-by " + o.group_by + ": with --no-ptrace the in-process agent records the caller "
-                    "only (caller or caller:1); deeper paths are unwound at breakpoints");
+  runplan::check_asks(request_of(o), m.plan, asks_of(o, groups));
   Observer observer(groups, backend_announcement(o, m));
   tracer::SessionOptions so = session_options(o, m, observer);
   for (size_t id = 0; id < planner.regions().size(); ++id)
