@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "common/strings.hpp"
+#include "supervisor/ending.hpp"
 #include "supervisor/signals.hpp"
 
 namespace {
@@ -139,7 +140,7 @@ __attribute__((constructor(101))) void install_signal_policy_first() {
 int failed_or_interrupted(const std::string& message, int status) {
   if (const int sig = roofprof::supervisor::pending_request_signal()) {
     print_error(roofprof::Interrupted(sig).what());
-    return 128 + sig;
+    return roofprof::supervisor::Ending::requested(sig).exit_code();
   }
   print_error(message);
   return status;

@@ -33,7 +33,7 @@ struct Options {
   // The simulated hierarchy, L1 first (run --cache-geometry); empty: the host's geometry
   // (host_cache_geometry(), emul/cache_geometry.hpp).
   std::vector<CacheInfo> cache;
-  // `cache` is the host's hierarchy resized to a measured one (cli/measured_geometry.hpp): its last
+  // `cache` is the host's hierarchy resized to a measured one (run/measured_geometry.hpp): its last
   // level's inclusion as the host's, as for the host's own levels.
   bool cache_is_host = false;
   // The last level inclusive (true) or non-inclusive (false); null: as the host's, when `cache` is

@@ -16,6 +16,7 @@
 #include "preload/record_file.hpp"
 #include "preload/region_names.hpp"
 #include "preload/replay.hpp"
+#include "regions/run_observer.hpp"
 #include "result/result.hpp"
 
 namespace roofprof::preload {
@@ -87,6 +88,12 @@ class Collector {
   void key_calls(Replay::CallKey key, ModuleSeen modules) {
     replay_.key_calls(std::move(key));
     module_seen_ = std::move(modules);
+  }
+  // The same, asking `observer` (not owned) when it keys returns (RunObserver::keys_returns()).
+  void key_calls(regions::RunObserver& observer) {
+    if (!observer.keys_returns()) return;
+    key_calls([&observer](regions::RegionId id, int pid, uint64_t ret) { return observer.key_of_return(id, pid, ret); },
+              [&observer](int pid, const std::string& path, uint64_t bias) { observer.module_seen(pid, path, bias); });
   }
   // The probe budget (tracer::AgentLink): what each region's calls replayed so far cost the
   // program, at the calibration's cost of a call with or without counters (empty before the

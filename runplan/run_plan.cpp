@@ -120,4 +120,25 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
   return p;
 }
 
+void check_asks(const Request& request, const Plan& plan, const Asks& asks) {
+  const std::string no_emulated_run =
+      ": use --backend emul (or auto on a machine without hardware counters)";
+  if (asks.cache_geometry && !plan.emulated_pass)
+    throw UserError("--cache sets the caches the emulated run simulates, and this run has none" + no_emulated_run);
+  if (asks.ceilings && !plan.emulated_pass)
+    throw UserError("--ceilings gives the measured caches the emulated run simulates, and this run has none" +
+                    no_emulated_run);
+  if (asks.annotate && !plan.emulated_pass)
+    throw UserError("--annotate counts each instruction in the emulated run, which this run has none of" +
+                    no_emulated_run);
+  if (asks.group_by == GroupBy::Caller && !plan.native_pass)
+    throw UserError("--group-by " + asks.group_by_text +
+                    ": the emulated run of an MPI rank records no call paths; use --backend time or perf under the "
+                    "launcher");
+  if (asks.group_by == GroupBy::Caller && asks.caller_depth > 1 && request.no_ptrace)
+    throw UserError("--group-by " + asks.group_by_text +
+                    ": with --no-ptrace the in-process agent records the caller only (caller or caller:1); deeper "
+                    "paths are unwound at breakpoints");
+}
+
 }  // namespace roofprof::runplan

@@ -78,12 +78,29 @@ counters::BackendChoice counting_for(const Request& request, counters::BackendCh
 
 // `choice`: counters::choose_backend(request.backend, caps). `agent_counts_events`: the
 // in-process agent can count the native run's events (each thread's own perf events, software or
-// hardware: cli/agent_env.hpp). Throws
+// hardware: run/agent_env.hpp). Throws
 // UserError (one line, what to do) for a request that cannot be planned.
 // `without_native`: what `auto` counts with where native counting cannot run (--pid,
 // --no-ptrace): counters::choose_without_native; null: time.
 Plan make_plan(const Request& request, counters::BackendChoice choice, bool agent_counts_events,
                const Program& program, const std::optional<LaunchInfo>& launch,
                const counters::BackendChoice* without_native = nullptr);
+
+// How calls of a function region are split into groups (--group-by).
+enum class GroupBy { Args, Caller };
+
+// What the options ask of a plan beyond its request: options only the emulated pass honours,
+// and the call paths of --group-by caller[:DEPTH].
+struct Asks {
+  bool cache_geometry = false;  // --cache
+  bool ceilings = false;        // --ceilings
+  bool annotate = false;        // --annotate
+  GroupBy group_by = GroupBy::Args;
+  int caller_depth = 1;         // --group-by caller:DEPTH
+  std::string group_by_text;    // --group-by as given, for the messages
+};
+
+// UserError (one line: what is wrong, what to do) for an ask `plan` cannot honour.
+void check_asks(const Request& request, const Plan& plan, const Asks& asks);
 
 }  // namespace roofprof::runplan

@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "common/layout.hpp"
 #include "result/result.hpp"
+#include "supervisor/ending.hpp"
 
 namespace fs = std::filesystem;
 
@@ -46,7 +47,7 @@ int run_quietly(const std::vector<std::string>& argv, const std::string& err) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return supervisor::Ending::of_wait_status(status).exit_code();
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "supervisor/ending.hpp"
 #include "supervisor/signals.hpp"
 
 #include <signal.h>
@@ -16,6 +17,8 @@ Interrupted::Interrupted(int sig)
                          (sigabbrev_np(sig) ? "SIG" + std::string(sigabbrev_np(sig)) : "signal " + std::to_string(sig)) +
                          " before the program started: nothing was measured, no result written"),
       signal_(sig) {}
+
+int Interrupted::exit_status() const { return supervisor::Ending::requested(signal_).exit_code(); }
 
 }  // namespace roofprof
 

@@ -26,7 +26,7 @@ class Interrupted : public std::runtime_error {
  public:
   explicit Interrupted(int sig);
   int signal() const { return signal_; }
-  int exit_status() const { return 128 + signal_; }
+  int exit_status() const;  // 128 + the signal (supervisor/ending.hpp)
 
  private:
   int signal_;

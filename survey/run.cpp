@@ -38,8 +38,7 @@ SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz
   out.wall_time_s = double(monotonic_ns() - start_ns) * 1e-9;
   sampler->drain(out.samples);
   const int st = child.status();
-  if (WIFEXITED(st)) out.exit_status = WEXITSTATUS(st);
-  if (WIFSIGNALED(st)) out.term_signal = WTERMSIG(st);
+  out.ending = supervisor::Ending::of_wait_status(st);
   out.complete = !policy.interrupted() && !child.killed();
   return out;
 }

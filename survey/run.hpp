@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "supervisor/ending.hpp"
 #include "survey/sampler.hpp"
 
 namespace roofprof::survey {
 
 struct SampledRun {
   Samples samples;
-  std::optional<int> exit_status, term_signal;
+  supervisor::Ending ending;
   bool complete = true;  // false: a signal to roofprof ended the run early
   double wall_time_s = 0;
 };

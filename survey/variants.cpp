@@ -88,7 +88,7 @@ size_t add_dispatch_variants(result::Survey& s, symbolizer::ElfCache& cache) {
     }
   }
   // Each sampled function's variants right after it, so they rank with it (the emulated run
-  // takes the first functions only: cli/survey_emul.cpp).
+  // takes the first functions only: run/survey_emul.cpp).
   std::vector<result::SurveyFunction> out;
   for (auto& f : s.functions) {
     auto it = variants.find({f.module, f.symbol});

@@ -68,6 +68,9 @@ class AgentLink {
   virtual std::map<regions::RegionId, double> probe_cost_ns() const = 0;
   // The agent no longer probes `region` (the probe budget): no new instance of it opens.
   virtual void stop_probing(regions::RegionId region) = 0;
+  // The environment of the launched program (LD_PRELOAD and the agent's settings), built in the
+  // child after fork: async-signal-safe.
+  virtual char* const* child_env() = 0;
 };
 
 }  // namespace roofprof::tracer

@@ -125,7 +125,7 @@ void Session::launch() {
   supervisor::Launch l;
   l.path = runnable_program(prog);
   l.argv = opts_.argv;
-  l.env = opts_.child_env;
+  if (opts_.agent) l.env = [agent = opts_.agent] { return agent->child_env(); };
   l.stop_before_exec = true;
   pid_t pid = supervisor::start(l);
   int status = 0;
@@ -484,8 +484,8 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   remove_task(t);
   if (!leader && !g.tasks.empty()) return;
   if (tgid == main_pid_) {
-    if (ws.type() == WaitStatus::Type::Exited) outcome_.exit_status = ws.exit_code();
-    else if (ws.type() == WaitStatus::Type::FatalSignal) outcome_.term_signal = ws.fatal_sig();
+    if (ws.type() == WaitStatus::Type::Exited) outcome_.ending.exit_status = ws.exit_code();
+    else if (ws.type() == WaitStatus::Type::FatalSignal) outcome_.ending.term_signal = ws.fatal_sig();
     supervisor::wake_task(0);
   }
   int64_t now = monotonic_ns();
@@ -494,7 +494,7 @@ void Session::on_task_gone(Task& t, WaitStatus ws) {
   if (tgid == main_pid_ && opts_.agent && !root_ended_) {
     // Everything the agent wrote survives the process: drained to the end now.
     root_ended_ = true;
-    opts_.agent->root_ended(tgid, now, outcome_.term_signal.value_or(0));
+    opts_.agent->root_ended(tgid, now, outcome_.ending.term_signal.value_or(0));
   }
   groups_.erase(tgid);
 }
@@ -630,12 +630,12 @@ void Session::kill_all() {
     Task& task = t ? *t : unannounced;
     task.did_wait(ws);
     if (!ws.is_gone()) task.resume(How::Continue);
-    if (tid == main_pid_ && ws.type() == WaitStatus::Type::FatalSignal) outcome_.term_signal = ws.fatal_sig();
+    if (tid == main_pid_ && ws.type() == WaitStatus::Type::FatalSignal) outcome_.ending.term_signal = ws.fatal_sig();
   }
   groups_.clear();
   if (opts_.agent && !root_ended_ && main_pid_ > 0) {
     root_ended_ = true;
-    opts_.agent->root_ended(main_pid_, now, outcome_.term_signal.value_or(0));
+    opts_.agent->root_ended(main_pid_, now, outcome_.ending.term_signal.value_or(0));
   }
 }
 

@@ -21,9 +21,11 @@
 #include "native/counting.hpp"
 #include "probes/entry_patch.hpp"
 #include "probes/plan.hpp"
+#include "regions/run_observer.hpp"
 #include "regions/tracker.hpp"
 #include "result/result.hpp"
 #include "signatures/arg_reader.hpp"
+#include "supervisor/ending.hpp"
 #include "supervisor/signals.hpp"
 #include "symbolizer/modules.hpp"
 #include "tracer/agent_link.hpp"
@@ -44,18 +46,9 @@ struct SessionOptions {
   // run --max-probe-slowdown: when probes would make the run more than this many times slower
   // than without them, the costliest stop (session_cost.cpp); 0: never.
   double max_probe_slowdown = 10;
-  // Called once, when the program's regions have resolved (nothing more can be bad input).
-  std::function<void()> on_ready;
-  // The group key of a call of a function region, from its arguments at entry ("" = none).
-  std::function<std::string(regions::RegionId, signatures::ArgReader&)> group_key;
-  // The group of a call the in-process agent recorded, from its return address (the agent's
-  // record carries it): run --group-by caller. Unset: agent calls are not grouped.
-  std::function<std::string(regions::RegionId, int pid, uint64_t return_address)> agent_call_key;
-  std::function<void(int pid, const std::string& path, uint64_t bias)> agent_module;  // modules the agent saw
-  // Called at the entry of a function region that no open function region of the same thread
-  // encloses, while the thread is stopped and before the entry's time and counts are read
-  // (run --cache-state cold evicts the caches here).
-  std::function<void(pid_t tid)> before_outermost_entry;
+  // Told when the regions resolved, asked for the group key of a call, told before an outermost
+  // entry (regions/run_observer.hpp; not owned).
+  regions::RunObserver* observer = &regions::no_observer();
   // --cache-state cold with the in-process agent (--no-ptrace): the agent evicts with a buffer
   // this big before each outermost entry (0: warm).
   size_t agent_evict_bytes = 0;
@@ -74,8 +67,6 @@ struct SessionOptions {
   // Native counting (docs/native.md): every module's floating-point code counts its flops in
   // each thread's slots (preload/native_format.h), patched as the module is mapped.
   bool native_counting = false;
-  // The environment of the launched program, called in the child after fork (null: ours).
-  std::function<char* const*()> child_env;
 };
 
 // What native counting patched in one module (session_native.cpp).
@@ -92,8 +83,7 @@ struct NativeModule {
 };
 
 struct SessionOutcome {
-  std::optional<int> exit_status;  // the program's exit code
-  std::optional<int> term_signal;  // the signal that killed it
+  supervisor::Ending ending;        // the program's exit code or the signal that killed it
   bool complete = true;            // false: interrupted or detached before the program ended
   double wall_time_s = 0;
   std::vector<std::string> warnings;

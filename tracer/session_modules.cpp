@@ -178,10 +178,7 @@ void Session::initial_check(Task& t) {
   // Said now; the result says at the end which regions were never found (Planner::unresolved).
   for (auto& w : planner_.check_resolved(files, may_dlopen, launcher_hint(g.tgid, opts_.follow_fork)))
     std::fprintf(stderr, "roofprof: warning: %s\n", w.c_str());
-  if (opts_.on_ready && g.tgid == main_pid_) {
-    opts_.on_ready();
-    opts_.on_ready = nullptr;
-  }
+  if (g.tgid == main_pid_) opts_.observer->ready();
   if (opts_.stop_at_entry) finish_requested_ = true;
 }
 

@@ -189,18 +189,18 @@ void Session::handle_probes(Task& t, const std::vector<Probe>& probes, const use
     }
   }
   if (!measured) return;
-  if (opts_.before_outermost_entry && !tracker_.in_function(g.tgid, t.tid) &&
+  if (opts_.observer->acts_before_outermost_entry() && !tracker_.in_function(g.tgid, t.tid) &&
       std::any_of(probes.begin(), probes.end(), [](const Probe& p) { return p.kind == ProbeKind::RegionEntry; })) {
     const int64_t t0 = monotonic_ns();
-    opts_.before_outermost_entry(t.tid);
+    opts_.observer->before_outermost_entry(t.tid);
     budget_.not_probe_cost(monotonic_ns() - t0);  // cache eviction is not a cost of the probes
   }
   for (const Probe& p : probes) {
     if (p.kind == ProbeKind::RegionEntry) {
       std::string group;
-      if (opts_.group_key && !tracker_.is_open(p.region, g.tgid, t.tid)) {
+      if (!tracker_.is_open(p.region, g.tgid, t.tid)) {
         StoppedThreadArgs args(regs, g.as->mem(), unwinder_, t.tid, g.tgid);
-        group = opts_.group_key(p.region, args);
+        group = opts_.observer->key_at_entry(p.region, args);
       }
       auto ret = g.as->mem().read_u64(TraceeAddr(sp));
       if (!ret || !follows_a_call(g.as->mem(), *ret)) {

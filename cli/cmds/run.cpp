@@ -15,19 +15,20 @@
 #include <set>
 #include <system_error>
 
-#include "cli/agent_env.hpp"
-#include "cli/agent_run.hpp"
-#include "cli/assemble.hpp"
+#include "run/agent_env.hpp"
+#include "run/agent_run.hpp"
+#include "run/assemble.hpp"
 #include "cli/cache_geometry_option.hpp"
-#include "cli/measured_geometry.hpp"
-#include "cli/combined_run.hpp"
+#include "run/measured_geometry.hpp"
+#include "run/combined_run.hpp"
 #include "cli/command.hpp"
-#include "cli/unseen_functions.hpp"
+#include "run/unseen_functions.hpp"
 #include "common/program.hpp"
-#include "cli/emul_agent.hpp"
-#include "cli/emul_merge.hpp"
-#include "cli/groups.hpp"
+#include "run/emul_agent.hpp"
+#include "run/emul_merge.hpp"
+#include "run/groups.hpp"
 #include "cli/number_option.hpp"
+#include "run/observer.hpp"
 #include "common/error.hpp"
 #include "common/evict.hpp"
 #include "common/launcher.hpp"
@@ -46,6 +47,7 @@
 #include "runplan/run_plan.hpp"
 #include "report/summary.hpp"
 #include "result/result.hpp"
+#include "supervisor/ending.hpp"
 #include "supervisor/signals.hpp"
 #include "survey/select.hpp"
 #include "tracer/session.hpp"
@@ -54,6 +56,8 @@
 namespace roofprof::cli {
 
 namespace {
+
+using namespace roofprof::run;  // the orchestration (run/): cli parses options and prints
 
 // Counters are read on a region's boundaries when its calls last at least this many times what
 // the counters add to a call (docs/preload.md, "What a boundary costs"): below, the two reads
@@ -138,6 +142,17 @@ runplan::Request request_of(const RunOptions& o) {
   return r;
 }
 
+runplan::Asks asks_of(const RunOptions& o, const CallGroups& groups) {
+  runplan::Asks a;
+  a.cache_geometry = !o.cache_levels.empty();
+  a.ceilings = !o.ceilings.empty();
+  a.annotate = o.annotate;
+  a.group_by = groups.by_caller() ? runplan::GroupBy::Caller : runplan::GroupBy::Args;
+  a.caller_depth = std::max(groups.caller_depth(), 1);
+  a.group_by_text = o.group_by;
+  return a;
+}
+
 // The regions as given, each once (a region given twice is measured once), at most
 // kMaxRegions of them: every region is matched against every symbol of every module loaded.
 std::vector<regions::RegionSpec> distinct_regions(std::vector<regions::RegionSpec> specs) {
@@ -217,7 +232,6 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
         break;
       }
     }
-    so.on_ready = nullptr;  // the backend is announced once, not once per repeat
     res.wall_time_s = res.wall_time_s.value_or(0) + last.wall_time_s;
     if (last.cache_evictions) res.cache_evictions = res.cache_evictions.value_or(0) + *last.cache_evictions;
     for (auto& w : last.warnings) res.warnings.push_back(w);
@@ -310,14 +324,8 @@ std::optional<std::string> never_found_error(const probes::Planner& planner, con
 // An MPI rank under --backend emul runs once, under valgrind (runplan): its regions, calls and
 // exit come from the emulated run; no clock timed the calls, so their time is null.
 void emulated_regions_only(const probes::Planner& planner, const emul::Result& emulated, result::Run& res) {
-  res.regions = assemble_regions(planner, emulated.aggregate, {}, "");
+  res.regions = untimed_regions(planner, emulated.aggregate, "agent (emulated run)");
   res.wall_time_s = std::nullopt;
-  for (auto& r : res.regions) {
-    r.time_s = std::nullopt;
-    r.time_per_call_s = std::nullopt;
-    r.sources.erase("time");
-    r.sources["calls"] = "agent (emulated run)";
-  }
   res.complete = !emulated.interrupted && emulated.signal == 0;
   if (emulated.signal) res.term_signal = emulated.signal;
   else if (emulated.exit_code >= 0) res.exit_status = emulated.exit_code;
@@ -506,17 +514,19 @@ result::Run result_header(const RunOptions& o, const Measuring& m, const std::op
   return res;
 }
 
-tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, CallGroups& groups) {
+// The backend and why, said once the regions resolved (so that bad input gets exactly one line).
+std::vector<std::string> backend_announcement(const RunOptions& o, const Measuring& m) {
+  if (o.quiet) return {};
+  const counters::BackendChoice& choice = m.plan.counting;
+  std::vector<std::string> lines{"backend " + counters::to_string(choice.kind) + ": " + choice.reason};
+  for (const auto& w : choice.warnings) lines.push_back("note: " + w);
+  for (const auto& n : m.counting.notes) lines.push_back("note: " + n);
+  return lines;
+}
+
+tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, Observer& observer) {
   tracer::SessionOptions so;
-  so.group_key = [&groups](regions::RegionId id, signatures::ArgReader& args) { return groups.key_for(id, args); };
-  if (groups.by_caller()) {
-    so.agent_call_key = [&groups](regions::RegionId id, int pid, uint64_t ret) {
-      return groups.key_for_return(id, pid, ret);
-    };
-    so.agent_module = [&groups](int pid, const std::string& path, uint64_t bias) {
-      groups.module_loaded(pid, path, bias);
-    };
-  }
+  so.observer = &observer;
   so.argv = o.command;
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
@@ -527,14 +537,6 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   // Counters only where they are cheap, unless the user asked for events (docs/preload.md).
   // Native counting's counts are plain loads: read on every call.
   if (o.events.empty() && !m.plan.native_counting) so.agent_cheap_factor = kCheapCountersFactor;
-  if (!o.quiet) {
-    // Said once the regions resolved, so that bad input gets exactly one line.
-    so.on_ready = [choice = m.plan.counting, notes = m.counting.notes] {
-      std::fprintf(stderr, "roofprof: backend %s: %s\n", counters::to_string(choice.kind).c_str(), choice.reason.c_str());
-      for (const auto& w : choice.warnings) std::fprintf(stderr, "roofprof: note: %s\n", w.c_str());
-      for (const auto& n : notes) std::fprintf(stderr, "roofprof: note: %s\n", n.c_str());
-    };
-  }
   return so;
 }
 
@@ -552,7 +554,7 @@ void print_summary_line(const RunOptions& o, const result::Run& res, const std::
 int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& planner, CallGroups& groups,
                       const tracer::SessionOptions& so, result::Run& res, const std::string& output,
                       const OutputTarget& output_target) {
-  if (so.on_ready) so.on_ready();  // the backend and why
+  so.observer->ready();  // the backend and why
   bool interrupted = false;
   std::string error = run_emulated(o, m.plan, planner, groups, so.scope, res, interrupted);
   // No native run resolved the names (planner_notes would call every region "never found"):
@@ -572,9 +574,8 @@ int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& 
   result::write_atomic(res, output_target);
   print_summary_line(o, res, output);
   if (!error.empty()) throw UserError(error);
-  if (interrupted) return 128 + supervisor::last_request_signal();
-  if (res.term_signal) return 128 + *res.term_signal;
-  return res.exit_status.value_or(0);
+  const supervisor::Ending ending{res.exit_status, res.term_signal, 0};
+  return ending.cut_short_by(interrupted ? supervisor::last_request_signal() : 0).exit_code();
 }
 
 int run(const RunOptions& o) {
@@ -612,22 +613,9 @@ int run(const RunOptions& o) {
   probes::Planner planner(specs);
   regions::Aggregator agg;
   CallGroups groups(planner, caller_depth(o.group_by));
-  if (!o.cache_levels.empty() && !m.plan.emulated_pass)
-    throw UserError("--cache sets the caches the emulated run simulates, and this run has none: use "
-                    "--backend emul (or auto on a machine without hardware counters)");
-  if (!o.ceilings.empty() && !m.plan.emulated_pass)
-    throw UserError("--ceilings gives the measured caches the emulated run simulates, and this run has none: use "
-                    "--backend emul (or auto on a machine without hardware counters)");
-  if (o.annotate && !m.plan.emulated_pass)
-    throw UserError("--annotate counts each instruction in the emulated run, which this run has none of: use "
-                    "--backend emul (or auto on a machine without hardware counters)");
-  if (groups.by_caller() && !m.plan.native_pass)
-    throw UserError("--group-by " + o.group_by + ": the emulated run of an MPI rank records no call paths; "
-                    "use --backend time or perf under the launcher");
-  if (groups.caller_depth() > 1 && o.no_ptrace)
-    throw UserError("--group-by " + o.group_by + ": with --no-ptrace the in-process agent records the caller "
-                    "only (caller or caller:1); deeper paths are unwound at breakpoints");
-  tracer::SessionOptions so = session_options(o, m, groups);
+  runplan::check_asks(request_of(o), m.plan, asks_of(o, groups));
+  Observer observer(groups, backend_announcement(o, m));
+  tracer::SessionOptions so = session_options(o, m, observer);
   for (size_t id = 0; id < planner.regions().size(); ++id)
     if (from_survey.count(planner.regions()[id].spec)) so.agent_skip_if_frequent.insert(regions::RegionId(id));
   so.agent_skip_factor = kSurveySkipFactor;
@@ -641,7 +629,7 @@ int run(const RunOptions& o) {
       so.agent_evict_bytes = bytes;
     } else {
       evictor = std::make_unique<CacheEvictor>(bytes);
-      so.before_outermost_entry = [&evictor](pid_t tid) { evictor->evict(last_cpu_of(tid)); };
+      observer.evict_with(evictor.get());
     }
   }
 
@@ -654,8 +642,8 @@ int run(const RunOptions& o) {
   NativeRuns native = run_native(o, m.plan, backend, planner, groups, so, sink, res, agg);
   const tracer::SessionOutcome& last = native.last;
   if (evictor) res.cache_evictions = evictor->evictions();
-  res.exit_status = last.exit_status;
-  res.term_signal = last.term_signal;
+  res.exit_status = last.ending.exit_status;
+  res.term_signal = last.ending.term_signal;
   res.complete = last.complete;
   res.regions = assemble_regions(planner, agg, backend.events(), backend.name(), m.counting.event_set, &m.counting.w);
   record_instances(res, agg, hardware_instance_quantities(backend.events(), m.counting.event_set));
@@ -686,16 +674,16 @@ int run(const RunOptions& o) {
   result::write_atomic(res, output_target);
   print_summary_line(o, res, output);
   if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
-  if (emulation_interrupted) return 128 + supervisor::last_request_signal();
-  if (last.term_signal) {
-    std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.term_signal).c_str());
-    return 128 + *last.term_signal;
+  if (emulation_interrupted) return last.ending.cut_short_by(supervisor::last_request_signal()).exit_code();
+  if (last.ending.term_signal) {
+    std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.ending.term_signal).c_str());
+    return last.ending.exit_code();
   }
   // A name never found is the same error, exit status 2, whether it was known before the program
   // ran (no dlopen: refused then) or only once it ended (docs/methodology.md, "Unknown names").
   if (last.complete && !supervisor::interrupted())
     if (auto error = never_found_error(planner, output)) throw UserError(*error);
-  return last.exit_status.value_or(0);
+  return last.ending.exit_code();
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "cli/cache_geometry_option.hpp"
 #include "cli/command.hpp"
 #include "cli/number_option.hpp"
-#include "cli/survey_emul.hpp"
+#include "run/survey_emul.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/program.hpp"
@@ -23,6 +23,8 @@
 namespace roofprof::cli {
 
 namespace {
+
+using namespace roofprof::run;  // the orchestration (run/): cli parses options and prints
 
 struct SurveyOptions {
   std::string output = "roofprof-survey.json";
@@ -52,8 +54,8 @@ result::Run survey_header(const SurveyOptions& o, const survey::SampledRun& samp
   res.scope = o.backend == "emul" ? "thread" : "process";
   res.host = result::describe_host();
   res.wall_time_s = sampled.wall_time_s;
-  res.exit_status = sampled.exit_status;
-  res.term_signal = sampled.term_signal;
+  res.exit_status = sampled.ending.exit_status;
+  res.term_signal = sampled.ending.term_signal;
   res.complete = sampled.complete;
   if (sampled.samples.user_only)
     res.warnings.push_back("the kernel's part of the run was not sampled (perf_event_paranoid lets an ordinary "
@@ -111,9 +113,7 @@ int run(const SurveyOptions& o) {
                  output.c_str(), output.c_str(), output.c_str());
   }
   if (!error.empty()) throw UserError(error + " (the sampled survey is in " + output + ")");
-  if (!sampled.complete) return 128 + supervisor::last_request_signal();
-  if (sampled.term_signal) return 128 + *sampled.term_signal;
-  return sampled.exit_status.value_or(0);
+  return sampled.ending.cut_short_by(sampled.complete ? 0 : supervisor::last_request_signal()).exit_code();
 }
 
 }  // namespace

@@ -79,8 +79,7 @@ int run(const SymbolsOptions& o) {
   for (const auto& m : outcome.modules)
     if (!probes::is_system_library(m.path))
       if (auto note = m.elf->stripped_note()) std::fprintf(stderr, "roofprof: note: %s\n", note->c_str());
-  if (o.run && outcome.term_signal) return 128 + *outcome.term_signal;
-  return o.run ? outcome.exit_status.value_or(0) : 0;
+  return o.run ? outcome.ending.exit_code() : 0;
 }
 
 }  // namespace

@@ -230,7 +230,7 @@ TEST(Summary, ShowsTheGroupsOfARegionAsReportDoes) {
       << text;
 }
 
-// A function an emulated MPI rank could not see (cli/unseen_functions.hpp) was found: it is not
+// A function an emulated MPI rank could not see (run/unseen_functions.hpp) was found: it is not
 // "never found", and nothing it did not measure is printed.
 TEST(Summary, AFoundFunctionWhoseCallsWereNotSeenIsNotNeverFound) {
   result::Region r = samples::region("local_work", "function", 0, 0);

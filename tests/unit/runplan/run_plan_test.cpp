@@ -236,5 +236,66 @@ TEST(RunPlan, NativeCountingUnderALauncherRunsOnce) {
   EXPECT_NE(p.counting.warnings[0].find("runs once: bytes (Q) below L1"), std::string::npos);
 }
 
+// The message check_asks throws for `asks` against `p` ("" when it throws none).
+std::string refusal(const Plan& p, const Asks& asks, const Request& r = Request{}) {
+  try {
+    check_asks(r, p, asks);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CheckAsks, EmulatedOnlyOptionsNeedTheEmulatedPass) {
+  const Plan timed = plan(Request{});
+  Request emul;
+  emul.backend = "emul";
+  const Plan emulated = plan(emul, BackendKind::emul);
+  ASSERT_TRUE(emulated.emulated_pass);
+  Asks cache;
+  cache.cache_geometry = true;
+  EXPECT_EQ(refusal(timed, cache),
+            "--cache sets the caches the emulated run simulates, and this run has none: use --backend emul (or auto "
+            "on a machine without hardware counters)");
+  EXPECT_EQ(refusal(emulated, cache), "");
+  Asks ceilings;
+  ceilings.ceilings = true;
+  EXPECT_EQ(refusal(timed, ceilings).rfind("--ceilings gives the measured caches", 0), 0u);
+  EXPECT_EQ(refusal(emulated, ceilings), "");
+  Asks annotate;
+  annotate.annotate = true;
+  EXPECT_EQ(refusal(timed, annotate).rfind("--annotate counts each instruction", 0), 0u);
+  EXPECT_EQ(refusal(emulated, annotate), "");
+  EXPECT_EQ(refusal(timed, Asks{}), "");
+}
+
+TEST(CheckAsks, CallerGroupsNeedANativeRunAndBreakpointsForDepth) {
+  Asks caller;
+  caller.group_by = GroupBy::Caller;
+  caller.group_by_text = "caller";
+  Request emul;
+  emul.backend = "emul";
+  const Plan rank_only = plan(emul, BackendKind::emul, true, false, mpirun());
+  ASSERT_FALSE(rank_only.native_pass);
+  EXPECT_EQ(refusal(rank_only, caller),
+            "--group-by caller: the emulated run of an MPI rank records no call paths; use --backend time or perf "
+            "under the launcher");
+  EXPECT_EQ(refusal(plan(Request{}), caller), "");
+  Request agent_alone;
+  agent_alone.no_ptrace = true;
+  const Plan agent = plan(agent_alone);
+  EXPECT_EQ(refusal(agent, caller, agent_alone), "");  // depth 1: the agent records the caller
+  Asks deep = caller;
+  deep.caller_depth = 3;
+  deep.group_by_text = "caller:3";
+  EXPECT_EQ(refusal(agent, deep, agent_alone),
+            "--group-by caller:3: with --no-ptrace the in-process agent records the caller only (caller or caller:1); "
+            "deeper paths are unwound at breakpoints");
+  EXPECT_EQ(refusal(plan(Request{}), deep), "");  // breakpoints unwind
+  Asks args;
+  args.caller_depth = 3;  // ignored when grouped by arguments
+  EXPECT_EQ(refusal(agent, args, agent_alone), "");
+}
+
 }  // namespace
 }  // namespace roofprof::runplan

@@ -6,10 +6,10 @@
 #include "emul/emul.hpp"
 #include "probes/plan.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // `planner` must have been given the program's modules by the native run, and must outlive
 // the result.
 emul::Options::Agent emulation_agent(probes::Planner& planner);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

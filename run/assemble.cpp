@@ -1,4 +1,4 @@
-#include "cli/assemble.hpp"
+#include "run/assemble.hpp"
 
 #include "counters/native_counters.hpp"
 #include "counters/run_backend.hpp"
@@ -10,7 +10,7 @@
 #include <set>
 #include <tuple>
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -211,4 +211,16 @@ std::vector<std::string> planner_notes(const probes::Planner& planner) {
   return out;
 }
 
-}  // namespace roofprof::cli
+std::vector<result::Region> untimed_regions(const probes::Planner& planner, const regions::Aggregator& agg,
+                                            const std::string& calls_source) {
+  std::vector<result::Region> out = assemble_regions(planner, agg, {}, "");
+  for (auto& r : out) {
+    r.time_s = std::nullopt;
+    r.time_per_call_s = std::nullopt;
+    r.sources.erase("time");
+    r.sources["calls"] = calls_source;
+  }
+  return out;
+}
+
+}  // namespace roofprof::run

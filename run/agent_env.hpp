@@ -2,7 +2,7 @@
 // What a program started with the in-process agent needs: the agent's path, its settings
 // (docs/preload.md, "Environment variables"), a directory for its record files, and an
 // environment whose ROOFPROF_AGENT_PID the child fills in after fork. Shared by --no-ptrace
-// (cli/agent_run.cpp) and the combined mode (cli/combined_run.cpp).
+// (run/agent_run.cpp) and the combined mode (run/combined_run.cpp).
 #include <sys/types.h>
 
 #include <map>
@@ -15,7 +15,7 @@
 #include "probes/plan.hpp"
 #include "tracer/session.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // <bin>/../lib/roofprof/libroofprof-preload.so; UserError when missing.
 std::string agent_library();
@@ -52,4 +52,4 @@ class ChildEnv {
   size_t pid_entry_ = 0;
 };
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -16,7 +16,7 @@
 #include "signatures/signatures.hpp"
 #include "symbolizer/call_site.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 class CallGroups {
  public:
@@ -69,4 +69,4 @@ class CallGroups {
   int native_at_ = -1;
 };
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

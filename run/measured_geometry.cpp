@@ -1,4 +1,4 @@
-#include "cli/measured_geometry.hpp"
+#include "run/measured_geometry.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -8,7 +8,7 @@
 #include "ceilings/machine.hpp"
 #include "common/error.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 namespace {
 
 struct Found {
@@ -49,4 +49,4 @@ HostGeometry host_geometry(const std::string& ceilings_file, const std::vector<C
   return out;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

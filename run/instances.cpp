@@ -1,11 +1,11 @@
-#include "cli/instances.hpp"
+#include "run/instances.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <tuple>
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -92,4 +92,4 @@ bool match_emulated_instances(result::Region& r, const regions::Aggregate& emula
   return true;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

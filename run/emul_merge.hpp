@@ -11,7 +11,7 @@
 #include "probes/plan.hpp"
 #include "result/result.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // The emulation tool's counters (emul::Result::counters names, in order) read as quantities.
 struct EmulatedQuantities {
@@ -62,4 +62,4 @@ void record_simulated_caches(const emul::Result& emulated, const std::string& so
 // entry sites, from their first byte to their size) with their counts.
 void attach_annotation(std::vector<result::Region>& regions, const std::vector<emul::InstructionCounts>& counts);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,4 +1,4 @@
-#include "cli/unseen_functions.hpp"
+#include "run/unseen_functions.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/modules.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 std::vector<std::string> mark_unseen_functions(const std::string& executable, const probes::Planner& planner,
                                                result::Run& res) {
@@ -46,4 +46,4 @@ std::vector<std::string> mark_unseen_functions(const std::string& executable, co
   return marked;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

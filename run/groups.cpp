@@ -1,12 +1,12 @@
-#include "cli/groups.hpp"
+#include "run/groups.hpp"
 
 #include "counters/native_counters.hpp"
 
-#include "cli/emul_merge.hpp"
+#include "run/emul_merge.hpp"
 
 #include "result/group_table.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 const signatures::Signature* CallGroups::signature_of(regions::RegionId region) {
   auto it = signatures_.find(region);
@@ -99,4 +99,4 @@ void CallGroups::fill(std::vector<result::Region>& regions, const std::vector<st
   }
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

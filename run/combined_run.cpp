@@ -1,4 +1,4 @@
-#include "cli/combined_run.hpp"
+#include "run/combined_run.hpp"
 
 #include <unistd.h>
 
@@ -17,7 +17,7 @@
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/got_only.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend,
                              probes::Planner& planner, regions::Tracker& tracker,
@@ -31,14 +31,15 @@ CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::B
         return settings;
       }()),
       collector_(dir_.path(), planner, backend.events().size(), tracker, true, agent_events(backend).timed) {
-  if (so.agent_call_key) collector_.key_calls(so.agent_call_key, so.agent_module);
+  collector_.key_calls(*so.observer);
   collector_.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
 }
 
 void CombinedAgent::attach(tracer::SessionOptions& so) {
   so.agent = this;
-  so.child_env = [this] { return env_.for_child(::getpid()); };
 }
+
+char* const* CombinedAgent::child_env() { return env_.for_child(::getpid()); }
 
 std::set<uint64_t> CombinedAgent::take(pid_t tgid, const symbolizer::LoadedModule& m, bool is_main,
                                        const std::vector<probes::PlannedProbe>& planned) {
@@ -177,4 +178,4 @@ runplan::Program program_facts(const std::string& program) {
   return facts;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,4 +1,4 @@
-#include "cli/emul_agent.hpp"
+#include "run/emul_agent.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "preload/region_names.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 emul::Options::Agent emulation_agent(probes::Planner& planner) {
   auto names = std::make_shared<preload::RegionNames>(planner);
@@ -19,4 +19,4 @@ emul::Options::Agent emulation_agent(probes::Planner& planner) {
   return a;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

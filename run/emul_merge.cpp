@@ -1,4 +1,4 @@
-#include "cli/emul_merge.hpp"
+#include "run/emul_merge.hpp"
 
 #include <fmt/format.h>
 
@@ -9,14 +9,14 @@
 #include <set>
 #include <tuple>
 
-#include "cli/assemble.hpp"
-#include "cli/instances.hpp"
+#include "run/assemble.hpp"
+#include "run/instances.hpp"
 #include "common/error.hpp"
 #include "result/balance.hpp"
 #include "regions/aggregate.hpp"
 #include "symbolizer/elf_file.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -187,7 +187,7 @@ std::vector<std::string> merge_emulated(std::vector<result::Region>& regions, co
     if (cache_sim)
       for (const char* level : {"L2", "L3", "DRAM"})
         if (r.bytes[level].read) r.sources[std::string("bytes.") + level] = "emul (cache simulation)";
-    // Each instance's W and Q: the emulated run's instance at its place (cli/instances.hpp).
+    // Each instance's W and Q: the emulated run's instance at its place (run/instances.hpp).
     auto per_instance = [&names, traffic_only](const regions::KeptInstance& x, result::Instance& into) {
       const std::optional<double> native_w = into.flops, native_others = into.flops_other_threads;
       emulated_instance_quantities(names, x, into);
@@ -264,4 +264,4 @@ void attach_annotation(std::vector<result::Region>& regions, const std::vector<e
   }
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -8,7 +8,7 @@
 #include "common/cache_info.hpp"
 #include "result/result.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 struct SurveyEmulation {
   bool cache_sim = true;
@@ -21,4 +21,4 @@ struct SurveyEmulation {
 // emulated run ("" when none); an interrupted run leaves W and Q null and `run` incomplete.
 std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,4 +1,4 @@
-#include "cli/agent_env.hpp"
+#include "run/agent_env.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace fs = std::filesystem;
 
@@ -71,7 +71,7 @@ std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& 
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
   settings["LD_PRELOAD"] = preload;
   if (so.agent_user_level) settings["ROOFPROF_AGENT_USER_LEVEL"] = "1";
-  if (so.agent_call_key) settings["ROOFPROF_AGENT_CALLERS"] = "1";  // --group-by caller
+  if (so.observer->keys_returns()) settings["ROOFPROF_AGENT_CALLERS"] = "1";  // --group-by caller
   if (so.agent_cheap_factor) settings["ROOFPROF_AGENT_CHEAP_FACTOR"] = std::to_string(so.agent_cheap_factor);
   if (so.agent_evict_bytes) settings["ROOFPROF_AGENT_EVICT_BYTES"] = std::to_string(so.agent_evict_bytes);
   if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;
@@ -102,4 +102,4 @@ char* const* ChildEnv::for_child(pid_t pid) {
   return pointers_.data();
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

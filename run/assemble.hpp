@@ -8,12 +8,12 @@
 #include "counters/backend.hpp"
 #include "counters/event_set.hpp"
 #include "counters/w_placement.hpp"
-#include "cli/instances.hpp"
+#include "run/instances.hpp"
 #include "probes/plan.hpp"
 #include "regions/aggregate.hpp"
 #include "result/result.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // `hardware`: the event set whose formulas give W and Q from the counters (perf backend), or null;
 // `w`: how its groups hold W (exact when whole and pinned), whose reason labels an estimate.
@@ -22,6 +22,10 @@ std::vector<result::Region> assemble_regions(const probes::Planner& planner, con
                                              const std::string& counter_source,
                                              const counters::EventSet* hardware = nullptr,
                                              const counters::WPlacement* w = nullptr);
+// The regions of an emulated run that no clock timed (an MPI rank's only run, the survey's
+// emulated pass): time null, no time source, `calls_source` for their calls.
+std::vector<result::Region> untimed_regions(const probes::Planner& planner, const regions::Aggregator& agg,
+                                            const std::string& calls_source);
 
 // An instance's W and Q from its deltas through `hardware`'s formulas, or native counting's classes
 // where the events hold them (null `hardware` and no native counting: none,
@@ -46,4 +50,4 @@ void set_thread_parts(result::Region& r, const regions::Aggregate& a,
 // has no "not found yet" left), functions left out in system libraries.
 std::vector<std::string> planner_notes(const probes::Planner& planner);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -9,10 +9,10 @@
 #include "probes/plan.hpp"
 #include "result/result.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // Returns the names of the regions so marked.
 std::vector<std::string> mark_unseen_functions(const std::string& executable, const probes::Planner& planner,
                                                result::Run& res);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

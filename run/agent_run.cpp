@@ -1,8 +1,8 @@
 // roofprof run --no-ptrace: the program as a plain child with LD_PRELOAD=libroofprof-preload.so,
 // its record files drained while it runs (preload::Collector), no ptrace at all.
-#include "cli/agent_run.hpp"
+#include "run/agent_run.hpp"
 
-#include "cli/agent_env.hpp"
+#include "run/agent_env.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -23,7 +23,7 @@
 #include "supervisor/child.hpp"
 #include "symbolizer/elf_file.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -56,8 +56,8 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   const preload::AgentEvents events = agent_events(backend);
   preload::Collector collector(dir.path(), planner, events.n_events, tracker, false, events.timed);
   collector.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
-  if (so.agent_call_key) collector.key_calls(so.agent_call_key, so.agent_module);
-  if (so.on_ready) so.on_ready();  // everything the agent cannot do has been said
+  collector.key_calls(*so.observer);
+  so.observer->ready();  // everything the agent cannot do has been said
   tracer::SessionOutcome out;
   int64_t start = monotonic_ns();
   supervisor::Launch launch;
@@ -88,8 +88,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   out.agent_boundary = collector.boundary_cost();
   out.agent_reader = collector.reader_cost();
   out.wall_time_s = double(end - start) * 1e-9;
-  if (WIFEXITED(status)) out.exit_status = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) out.term_signal = WTERMSIG(status);
+  out.ending = supervisor::Ending::of_wait_status(status);
   out.complete = collector.complete() && !interrupts.interrupted();
   out.warnings = collector.warnings();
   if (so.agent_evict_bytes) out.cache_evictions = collector.evictions();  // --cache-state cold
@@ -99,4 +98,4 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   return out;
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -8,7 +8,7 @@
 
 #include "common/cache_info.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 struct HostGeometry {
   std::vector<CacheInfo> levels;     // to simulate; empty: the host's as reported
@@ -23,4 +23,4 @@ struct HostGeometry {
 // `reported`: the host's levels as the emulator models them (emul::host_cache_geometry()).
 HostGeometry host_geometry(const std::string& ceilings_file, const std::vector<CacheInfo>& reported);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -9,7 +9,7 @@
 #include "regions/aggregate.hpp"
 #include "result/result.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // An instance's W and Q from its deltas (backend event order): sets flops, bytes and
 // flops_other_threads of `into` where they are known; leaves them null otherwise.
@@ -25,4 +25,4 @@ void record_instances(result::Run& res, const regions::Aggregator& agg, const In
 bool match_emulated_instances(result::Region& r, const regions::Aggregate& emulated,
                               const InstanceQuantities& quantities);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -8,7 +8,7 @@
 #include "regions/tracker.hpp"
 #include "tracer/session.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 // Runs so.argv once under the agent. Boundaries go to the run's `tracker`; regions are named by `planner`
 // from the modules the agent reports. Throws UserError for what the agent cannot do (--pid,
@@ -16,4 +16,4 @@ namespace roofprof::cli {
 tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters::Backend& backend,
                                       probes::Planner& planner, regions::Tracker& tracker);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,4 +1,4 @@
-#include "cli/survey_emul.hpp"
+#include "run/survey_emul.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "cli/assemble.hpp"
-#include "cli/emul_merge.hpp"
+#include "run/assemble.hpp"
+#include "run/emul_merge.hpp"
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "emul/emul.hpp"
@@ -17,7 +17,7 @@
 #include "survey/select.hpp"
 #include "symbolizer/modules.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 namespace {
 
@@ -134,13 +134,9 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
                  planner.regions().size());
   try {
     auto emulated = emul::run(argv, probes, eo);
-    run.regions = assemble_regions(planner, emulated.aggregate, {}, "");
-    for (auto& r : run.regions) {
-      r.time_s = std::nullopt;  // set from the samples for the functions the survey keeps
-      r.time_per_call_s = std::nullopt;
-      r.sources["time"] = "samples (approximate)";
-      r.sources["calls"] = "emulated run";
-    }
+    run.regions = untimed_regions(planner, emulated.aggregate, "emulated run");
+    // time: set from the samples for the functions the survey keeps
+    for (auto& r : run.regions) r.sources["time"] = "samples (approximate)";
     if (emulated.interrupted) {
       run.complete = false;
       run.warnings.push_back("the emulated run was interrupted: flops and bytes were not measured (null)");
@@ -156,4 +152,4 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
   return "";
 }
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "cli/agent_env.hpp"
+#include "run/agent_env.hpp"
 #include "counters/backend.hpp"
 #include "preload/collector.hpp"
 #include "probes/plan.hpp"
@@ -21,7 +21,7 @@
 #include "tracer/agent_link.hpp"
 #include "tracer/session.hpp"
 
-namespace roofprof::cli {
+namespace roofprof::run {
 
 class CombinedAgent final : public tracer::AgentLink {
  public:
@@ -30,7 +30,7 @@ class CombinedAgent final : public tracer::AgentLink {
   // `patch`: the tracer may patch function entries for the agent (false: --no-patch).
   CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend, probes::Planner& planner,
                 regions::Tracker& tracker, std::function<bool(regions::RegionId)> needs_arguments, bool patch = true);
-  // Points so.agent and so.child_env at this object, which must outlive the session.
+  // Points so.agent at this object, which must outlive the session.
   void attach(tracer::SessionOptions& so);
   // After the session: drains what is left, adds the agent's warnings and what it did not see.
   void finish(tracer::SessionOutcome& out);
@@ -51,6 +51,7 @@ class CombinedAgent final : public tracer::AgentLink {
   void root_ended(pid_t pid, int64_t end_ns, int term_signal) override;
   std::map<regions::RegionId, double> probe_cost_ns() const override { return collector_.probe_cost_ns(); }
   void stop_probing(regions::RegionId region) override { collector_.stop_probing(region); }
+  char* const* child_env() override;
 
  private:
   probes::Planner& planner_;
@@ -72,4 +73,4 @@ class CombinedAgent final : public tracer::AgentLink {
 // interpreter runs) or of what cannot be read (the tracer says what is wrong with it).
 runplan::Program program_facts(const std::string& program);
 
-}  // namespace roofprof::cli
+}  // namespace roofprof::run

@@ -1,0 +1,19 @@
+#include "supervisor/ending.hpp"
+
+#include <sys/wait.h>
+
+namespace roofprof::supervisor {
+
+Ending Ending::of_wait_status(int status) {
+  if (WIFEXITED(status)) return exited(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return killed(WTERMSIG(status));
+  return Ending{};
+}
+
+int Ending::exit_code() const {
+  if (request_signal) return 128 + request_signal;
+  if (term_signal) return 128 + *term_signal;
+  return exit_status.value_or(0);
+}
+
+}  // namespace roofprof::supervisor
