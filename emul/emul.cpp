@@ -26,6 +26,7 @@
 #include "common/temp_dir.hpp"
 #include "emul/events.hpp"
 #include "emul/progress.hpp"
+#include "preload/env_format.h"
 #include "supervisor/child.hpp"
 
 #ifndef ROOFPROF_EMUL_BUILD_TOOL_DIR
@@ -282,15 +283,15 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
       const char* old = std::getenv("LD_PRELOAD");
       std::string preload = agent_library + (old && *old ? std::string(":") + old : "");
       setenv("LD_PRELOAD", preload.c_str(), 1);
-      setenv("ROOFPROF_AGENT_EMUL", "1", 1);
-      setenv("ROOFPROF_AGENT_REGIONS", options.agent->regions.c_str(), 1);
-      setenv("ROOFPROF_AGENT_PID", std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
-      setenv("ROOFPROF_AGENT_FOLLOW_FORK", options.follow_exec ? "1" : "0", 1);
-      unsetenv("ROOFPROF_AGENT_DIR");
-      unsetenv("ROOFPROF_AGENT_EVENTS");
+      setenv(RP_ENV_AGENT_EMUL, "1", 1);
+      setenv(RP_ENV_AGENT_REGIONS, options.agent->regions.c_str(), 1);
+      setenv(RP_ENV_AGENT_PID, std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
+      setenv(RP_ENV_AGENT_FOLLOW_FORK, options.follow_exec ? "1" : "0", 1);
+      unsetenv(RP_ENV_AGENT_DIR);
+      unsetenv(RP_ENV_AGENT_EVENTS);
       // The cold scenario is the tool's (--cold-at-entry): the agent's own eviction would be
       // agent code, neither counted nor simulated, and only slow.
-      unsetenv("ROOFPROF_AGENT_EVICT_BYTES");
+      unsetenv(RP_ENV_AGENT_EVICT_BYTES);
     }
   };
   // The signal policy (supervisor/signals.hpp) holds here too: a request is passed on to

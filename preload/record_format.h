@@ -26,7 +26,7 @@
  *                                    read); the records of both loops carry region
  *                                    RP_CALIBRATION_REGION (patch_format.h), the counted first
  *   W <text>                         something the agent could not do
- */
+ * (the tags are RP_TABLE_* below). */
 #ifndef ROOFPROF_PRELOAD_RECORD_FORMAT_H
 #define ROOFPROF_PRELOAD_RECORD_FORMAT_H
 
@@ -37,6 +37,19 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
+
+/* Table line tags (the first word of a line; the layout above). String literals, so that the
+ * agent's format strings begin with them: RP_TABLE_REGION " %u %u %s". */
+#define RP_TABLE_MODULE "M"
+#define RP_TABLE_REGION "R"
+#define RP_TABLE_HOOKED "H"
+#define RP_TABLE_CALIBRATION "C"
+#define RP_TABLE_WARNING "W"
+/* The agent's format of each line (printf), so that a test can write lines as the agent does. */
+#define RP_TABLE_MODULE_FORMAT RP_TABLE_MODULE " %d %lx %s"           /* is_main, bias, path */
+#define RP_TABLE_REGION_FORMAT RP_TABLE_REGION " %u %u %s"           /* id, spec, symbol */
+#define RP_TABLE_HOOKED_FORMAT RP_TABLE_HOOKED " %u %s"              /* id, module path */
+#define RP_TABLE_CALIBRATION_FORMAT RP_TABLE_CALIBRATION " %d %lld %lld %lld" /* calls, ns, timed, clock */
 #define RP_FILE_VERSION 8u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
