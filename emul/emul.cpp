@@ -22,6 +22,7 @@
 
 #include "common/error.hpp"
 #include "common/layout.hpp"
+#include "common/log.hpp"
 #include "common/program.hpp"
 #include "common/temp_dir.hpp"
 #include "emul/events.hpp"
@@ -173,6 +174,17 @@ std::string first_valgrind_error(const std::string& dir) {
   return "";
 }
 
+// ROOFPROF_LOG=emul: the command, the simulated caches and whether the agent rides along.
+void log_launch(const std::vector<std::string>& args, const std::vector<CacheInfo>& cache, bool agent) {
+  if (!log::on(log::Category::Emul)) return;
+  std::string command, levels;
+  for (const auto& a : args) command += (command.empty() ? "" : " ") + a;
+  for (const auto& l : cache) levels += fmt::format(" {}B/{}-way/{}B-line", l.size, l.ways, l.line);
+  log::line(log::Category::Emul, "launch {}", command);
+  log::line(log::Category::Emul, "caches simulated:{}; in-process agent {}", cache.empty() ? " none" : levels,
+            agent ? "loaded (client requests)" : "not loaded");
+}
+
 }  // namespace
 
 std::vector<std::string> exact_vex_options() {
@@ -253,6 +265,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   }
   if (options.annotate) args.push_back("--annotate=yes");
   args.insert(args.end(), argv.begin(), argv.end());
+  log_launch(args, cache, options.agent.has_value());
 
   Result result;
   result.simulated_caches = cache;

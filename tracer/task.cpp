@@ -7,7 +7,17 @@
 #include <fstream>
 #include <string>
 
+#include "common/log.hpp"
+
 namespace roofprof::tracer {
+
+namespace {
+
+const char* how_name(How how) {
+  return how == How::Step ? "step" : how == How::Listen ? "listen" : "continue";
+}
+
+}  // namespace
 
 bool Task::flush_regs() {
   if (!regs_dirty_) return true;
@@ -28,10 +38,12 @@ void Task::resume(How how, int sig) {
   }
   regs_valid_ = false;
   stopped_ = false;
+  log::line(log::Category::Tracer, "resume {} {} signal {}", tid, how_name(how), sig);
   ptrace(__ptrace_request(req), tid, nullptr, reinterpret_cast<void*>(long(sig)));
 }
 
 void Task::did_wait(WaitStatus ws) {
+  if (log::on(log::Category::Tracer)) log::line(log::Category::Tracer, "stop {}: {}", tid, ws.describe());
   last_ = ws;
   regs_valid_ = regs_dirty_ = false;
   stopped_ = !ws.is_gone();

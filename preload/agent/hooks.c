@@ -285,7 +285,11 @@ static int hook_relocations(const struct module *m, const char *path, const stru
       complete = 0;
       continue;
     }
-    if (!site_allowed(target, name)) continue; /* the tracer's breakpoint measures it */
+    if (!site_allowed(target, name)) { /* the tracer's breakpoint measures it */
+      RP_TRACE("%s in %s: left to the tracer (not in the sites file)", name, path);
+      continue;
+    }
+    RP_TRACE("%s in %s: matches region spec %d, hooked", name, path, spec);
     uint32_t region = region_id((uint32_t)spec, name);
     int64_t hook = region == UINT32_MAX ? -1 : hook_index(region, target);
     if (hook < 0) {
