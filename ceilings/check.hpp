@@ -1,5 +1,5 @@
 #pragma once
-// The sanity check of a set of ceilings (issue 34): each line against the others and against its
+// The sanity check of a set of ceilings (docs/ceilings.md): each line against the others and against its
 // theoretical peak. A line that fails is remeasured once during `roofprof ceilings`, and flagged
 // (ComputeCeiling::flagged, BandwidthCeiling::flagged) when it still fails; a file read later
 // (the cache, report --ceilings) is checked again and its failing lines flagged. docs/ceilings.md,
@@ -15,8 +15,8 @@ namespace roofprof::ceilings {
 
 // A line is inconsistent when it is below kConsistent times a line it cannot be below, or above
 // its theoretical peak by more than kAboveTheory: margins for the spread of samples on a shared
-// machine, far below the differences a broken measurement shows (issue 34: an AVX2 FMA line at
-// an eighth of the scalar one).
+// machine, far below the differences a broken measurement shows (an AVX2 FMA line once measured
+// at an eighth of the scalar one).
 inline constexpr double kConsistent = 0.9;
 inline constexpr double kAboveTheory = 1.05;
 

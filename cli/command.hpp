@@ -18,7 +18,9 @@ Runner setup_symbols(CLI::App& sub, const std::vector<std::string>& program);
 Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program);
 inline constexpr const char* kProgramFooter =
     "PROGRAM [ARGS...] after -- (or from the program's name on) reach the program verbatim: options there are "
-    "the program's, not roofprof's.";
+    "the program's, not roofprof's.\nDebug log: ROOFPROF_LOG=tracer,counters,agent,emul (or all) logs each ptrace stop "
+    "and resume, perf_event_open and the agent's and emulated pass's decisions, to stderr or to ROOFPROF_LOG_FILE "
+    "(docs/architecture.md, Debug log).";
 Runner setup_report(CLI::App& sub);
 Runner setup_events(CLI::App& sub);
 Runner setup_doctor(CLI::App& sub);

@@ -1,4 +1,4 @@
-# Install and package (issue 20, docs/install.md). An install has the build tree's layout:
+# Install and package (docs/install.md). An install has the build tree's layout:
 #   bin/roofprof
 #   lib/roofprof/    the companions roofprof finds next to itself (common/layout.hpp): the agent, the
 #                    Valgrind tool with vgpreload_core, the selftest kernels and, with

@@ -1,4 +1,4 @@
-# The emulation engine (issue 16): Valgrind 3.24 or newer, from the private prefix that
+# The emulation engine (docs/emulation.md): Valgrind 3.24 or newer, from the private prefix that
 # scripts/install-deps.sh fills from Debian 13's package where the system's valgrind is older,
 # else the system's. The roofprof tool is built against the engine's headers and static core,
 # and runs only under that engine's launcher (ROOFPROF_VALGRIND_EXECUTABLE, compiled in).
@@ -21,7 +21,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env VALGRIND_LIB=${VALGRIND_LIBEXEC_
 string(REGEX REPLACE "^valgrind-" "" VALGRIND_VERSION "${VALGRIND_VERSION}")
 if(VALGRIND_VERSION VERSION_LESS 3.24)
   message(WARNING "valgrind ${VALGRIND_VERSION} (${VALGRIND_EXECUTABLE}) is older than 3.24: "
-                  "run scripts/install-deps.sh as root for Debian 13's (issue 16)")
+                  "run scripts/install-deps.sh as root for Debian 13's")
 endif()
 message(STATUS "Valgrind engine: ${VALGRIND_VERSION} (${VALGRIND_EXECUTABLE})")
 

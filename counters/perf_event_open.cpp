@@ -1,5 +1,9 @@
 #include "counters/perf_event_open.hpp"
 
+#include <cerrno>
+#include <cstring>
+
+#include "common/log.hpp"
 #include "counters/perf_system.hpp"
 
 namespace roofprof::counters {
@@ -18,7 +22,15 @@ PerfFd::~PerfFd() {
 }
 
 int perf_event_open_fd(const perf_event_attr& attr, pid_t tid, int cpu, int group_fd) {
-  return perf_system().open(attr, tid, cpu, group_fd);
+  const int fd = perf_system().open(attr, tid, cpu, group_fd);
+  if (log::on(log::Category::Counters)) {
+    const int err = errno;
+    log::line(log::Category::Counters, "perf_event_open type {} config {:#x} config1 {:#x} thread {} cpu {} group {} -> {}",
+              attr.type, uint64_t(attr.config), uint64_t(attr.config1), tid, cpu, group_fd,
+              fd >= 0 ? fmt::format("fd {}", fd) : fmt::format("failed: {}", std::strerror(err)));
+    errno = err;
+  }
+  return fd;
 }
 
 ssize_t perf_read(int fd, void* buf, size_t size) { return perf_system().read(fd, buf, size); }

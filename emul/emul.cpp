@@ -22,10 +22,12 @@
 
 #include "common/error.hpp"
 #include "common/layout.hpp"
+#include "common/log.hpp"
 #include "common/program.hpp"
 #include "common/temp_dir.hpp"
 #include "emul/events.hpp"
 #include "emul/progress.hpp"
+#include "preload/env_format.h"
 #include "supervisor/child.hpp"
 
 #ifndef ROOFPROF_EMUL_BUILD_TOOL_DIR
@@ -172,6 +174,17 @@ std::string first_valgrind_error(const std::string& dir) {
   return "";
 }
 
+// ROOFPROF_LOG=emul: the command, the simulated caches and whether the agent rides along.
+void log_launch(const std::vector<std::string>& args, const std::vector<CacheInfo>& cache, bool agent) {
+  if (!log::on(log::Category::Emul)) return;
+  std::string command, levels;
+  for (const auto& a : args) command += (command.empty() ? "" : " ") + a;
+  for (const auto& l : cache) levels += fmt::format(" {}B/{}-way/{}B-line", l.size, l.ways, l.line);
+  log::line(log::Category::Emul, "launch {}", command);
+  log::line(log::Category::Emul, "caches simulated:{}; in-process agent {}", cache.empty() ? " none" : levels,
+            agent ? "loaded (client requests)" : "not loaded");
+}
+
 }  // namespace
 
 std::vector<std::string> exact_vex_options() {
@@ -252,6 +265,7 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
   }
   if (options.annotate) args.push_back("--annotate=yes");
   args.insert(args.end(), argv.begin(), argv.end());
+  log_launch(args, cache, options.agent.has_value());
 
   Result result;
   result.simulated_caches = cache;
@@ -282,15 +296,15 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
       const char* old = std::getenv("LD_PRELOAD");
       std::string preload = agent_library + (old && *old ? std::string(":") + old : "");
       setenv("LD_PRELOAD", preload.c_str(), 1);
-      setenv("ROOFPROF_AGENT_EMUL", "1", 1);
-      setenv("ROOFPROF_AGENT_REGIONS", options.agent->regions.c_str(), 1);
-      setenv("ROOFPROF_AGENT_PID", std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
-      setenv("ROOFPROF_AGENT_FOLLOW_FORK", options.follow_exec ? "1" : "0", 1);
-      unsetenv("ROOFPROF_AGENT_DIR");
-      unsetenv("ROOFPROF_AGENT_EVENTS");
+      setenv(RP_ENV_AGENT_EMUL, "1", 1);
+      setenv(RP_ENV_AGENT_REGIONS, options.agent->regions.c_str(), 1);
+      setenv(RP_ENV_AGENT_PID, std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
+      setenv(RP_ENV_AGENT_FOLLOW_FORK, options.follow_exec ? "1" : "0", 1);
+      unsetenv(RP_ENV_AGENT_DIR);
+      unsetenv(RP_ENV_AGENT_EVENTS);
       // The cold scenario is the tool's (--cold-at-entry): the agent's own eviction would be
       // agent code, neither counted nor simulated, and only slow.
-      unsetenv("ROOFPROF_AGENT_EVICT_BYTES");
+      unsetenv(RP_ENV_AGENT_EVICT_BYTES);
     }
   };
   // The signal policy (supervisor/signals.hpp) holds here too: a request is passed on to

@@ -1,5 +1,5 @@
 #pragma once
-// What the emulated run says while it runs (issue 16 scope 3). The native run of the two-run
+// What the emulated run says while it runs (docs/emulation.md). The native run of the two-run
 // method counted the region calls; the emulated run closes the same calls, so the share closed
 // so far is its progress and gives an ETA. On a terminal: one line redrawn with a bar; otherwise
 // a plain line now and then (emul::run decides when).

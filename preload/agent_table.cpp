@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "preload/record_format.h"
+
 namespace roofprof::preload {
 
 namespace {
@@ -34,7 +36,7 @@ AgentTable parse_table(std::string_view text) {
     std::string_view rest = line;
     std::string_view tag = word(rest);
     uint32_t a = 0, b = 0;
-    if (tag == "M") {
+    if (tag == RP_TABLE_MODULE) {
       std::string_view main = word(rest), bias = word(rest);
       uint64_t at = 0;
       auto [p, ec] = std::from_chars(bias.data(), bias.data() + bias.size(), at, 16);
@@ -43,26 +45,26 @@ AgentTable parse_table(std::string_view text) {
         t.modules.push_back({std::string(rest), main == "1", at});
         continue;
       }
-    } else if (tag == "R") {
+    } else if (tag == RP_TABLE_REGION) {
       if (number(word(rest), a) && number(word(rest), b) && !rest.empty()) {
         auto& r = t.regions[a];
         r.spec = b;
         r.symbol = std::string(rest);
         continue;
       }
-    } else if (tag == "H") {
+    } else if (tag == RP_TABLE_HOOKED) {
       if (number(word(rest), a) && !rest.empty() && t.regions.count(a)) {
         t.regions[a].callers.emplace_back(rest);
         continue;
       }
-    } else if (tag == "C") {
+    } else if (tag == RP_TABLE_CALIBRATION) {
       uint64_t ns = 0, timed = 0, clock = 0;
       if (number(word(rest), a) && a > 0 && number64(word(rest), ns) && number64(word(rest), timed) &&
           number64(word(rest), clock) && rest.empty()) {
         t.calibration = AgentTable::Calibration{a, ns, timed, clock};
         continue;
       }
-    } else if (tag == "W") {
+    } else if (tag == RP_TABLE_WARNING) {
       t.warnings.emplace_back(rest);
       continue;
     }

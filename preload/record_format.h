@@ -26,7 +26,7 @@
  *                                    read); the records of both loops carry region
  *                                    RP_CALIBRATION_REGION (patch_format.h), the counted first
  *   W <text>                         something the agent could not do
- */
+ * (the tags are RP_TABLE_* below). */
 #ifndef ROOFPROF_PRELOAD_RECORD_FORMAT_H
 #define ROOFPROF_PRELOAD_RECORD_FORMAT_H
 
@@ -37,12 +37,25 @@
 #include "regions/close_reason.h" /* enum rp_reason: why a STACK_AT / exit record closes instances */
 
 #define RP_FILE_MAGIC "RFAGENT1"
+
+/* Table line tags (the first word of a line; the layout above). String literals, so that the
+ * agent's format strings begin with them: RP_TABLE_REGION " %u %u %s". */
+#define RP_TABLE_MODULE "M"
+#define RP_TABLE_REGION "R"
+#define RP_TABLE_HOOKED "H"
+#define RP_TABLE_CALIBRATION "C"
+#define RP_TABLE_WARNING "W"
+/* The agent's format of each line (printf), so that a test can write lines as the agent does. */
+#define RP_TABLE_MODULE_FORMAT RP_TABLE_MODULE " %d %lx %s"           /* is_main, bias, path */
+#define RP_TABLE_REGION_FORMAT RP_TABLE_REGION " %u %u %s"           /* id, spec, symbol */
+#define RP_TABLE_HOOKED_FORMAT RP_TABLE_HOOKED " %u %s"              /* id, module path */
+#define RP_TABLE_CALIBRATION_FORMAT RP_TABLE_CALIBRATION " %d %lld %lld %lld" /* calls, ns, timed, clock */
 #define RP_FILE_VERSION 8u
 #define RP_HEADER_BYTES 4096u
 #define RP_TABLE_BYTES (1u << 20)
 #define RP_MAX_EVENTS 24
 #define RP_MAX_TIMED_GROUPS 6 /* hardware groups: their times follow the events in a snapshot */
-/* ROOFPROF_AGENT_EVENTS, what roofprof (cli/agent_env.cpp) tells the agent (config.c) to count:
+/* ROOFPROF_AGENT_EVENTS, what roofprof (run/agent_env.cpp) tells the agent (config.c) to count:
  * perf groups separated by ';', each a ','-separated list of events "TYPE:CONFIG[:CONFIG1[:FLAGS]]"
  * (decimal perf_event_attr type, config, config1; FLAGS the RP_EVENT_* bits, absent:
  * exclude_kernel as ROOFPROF_AGENT_USER_LEVEL says), the leader first. A group is timed (read with its

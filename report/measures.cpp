@@ -56,7 +56,7 @@ Measures measure(const Subject& s, const View& view, const Roofs* roofs,
       p.reset();
     }
   }
-  // The point is P = total W / total T, as in the table and the exports (issue 15: one P); the
+  // The point is P = total W / total T, as in the table and the exports (one P for a region); the
   // per-call spread is a range around it: P of calls at q3 and q1 of the time per call.
   m.y = p;
   const auto& q = s.per_call();

@@ -10,6 +10,7 @@
 #include "common/layout.hpp"
 #include "counters/perf_system.hpp"
 #include "preload/record_format.h"
+#include "preload/env_format.h"
 
 extern char** environ;
 
@@ -31,7 +32,7 @@ bool agent_counts_events(const counters::Backend& backend) {
   // The agent opens its events in the kernel: where roofprof's hardware events come from a
   // scripted PMU (test builds), the agent has them only from a script of its own.
   const bool scripted = counters::scripted_pmu_honoured() && std::getenv("ROOFPROF_SCRIPTED_PMU");
-  return events.timed.empty() || !scripted || std::getenv("ROOFPROF_AGENT_SCRIPTED_PMU");
+  return events.timed.empty() || !scripted || std::getenv(RP_ENV_AGENT_SCRIPTED_PMU);
 }
 
 std::string regions_setting(const probes::Planner& planner) {
@@ -42,7 +43,7 @@ std::string regions_setting(const probes::Planner& planner) {
   // The kernel refuses to start a program with an environment string of 128 KiB or more
   // (MAX_ARG_STRLEN): said now, not as the program's exec failing.
   constexpr size_t kMaxEnvString = 32 * 4096;
-  if (out.size() + sizeof "ROOFPROF_AGENT_REGIONS=" >= kMaxEnvString)
+  if (out.size() + sizeof RP_ENV_AGENT_REGIONS "=" >= kMaxEnvString)
     throw UserError(fmt::format("the names of the {} regions take {} KiB, more than the 128 KiB the program's "
                                 "environment can pass to the in-process agent: give fewer regions (a glob such as "
                                 "'prefix*' covers many) or use --no-preload",
@@ -60,21 +61,21 @@ std::string agent_library() {
 std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
                                                   const probes::Planner& planner, const std::string& dir) {
   std::map<std::string, std::string> settings = {
-      {"ROOFPROF_AGENT_DIR", dir},
-      {"ROOFPROF_AGENT_REGIONS", regions_setting(planner)},
-      {"ROOFPROF_AGENT_SCOPE", so.scope == regions::Scope::Thread ? "thread" : "process"},
-      {"ROOFPROF_AGENT_EVENTS", agent_events(backend).setting},
-      {"ROOFPROF_AGENT_FOLLOW_FORK", so.follow_fork ? "1" : "0"},
-      {"ROOFPROF_AGENT_CONSUMER", std::to_string(::getpid())},
+      {RP_ENV_AGENT_DIR, dir},
+      {RP_ENV_AGENT_REGIONS, regions_setting(planner)},
+      {RP_ENV_AGENT_SCOPE, so.scope == regions::Scope::Thread ? RP_ENV_AGENT_SCOPE_THREAD : RP_ENV_AGENT_SCOPE_PROCESS},
+      {RP_ENV_AGENT_EVENTS, agent_events(backend).setting},
+      {RP_ENV_AGENT_FOLLOW_FORK, so.follow_fork ? "1" : "0"},
+      {RP_ENV_AGENT_CONSUMER, std::to_string(::getpid())},
   };
   std::string preload = agent_library();
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
   settings["LD_PRELOAD"] = preload;
-  if (so.agent_user_level) settings["ROOFPROF_AGENT_USER_LEVEL"] = "1";
-  if (so.observer->keys_returns()) settings["ROOFPROF_AGENT_CALLERS"] = "1";  // --group-by caller
-  if (so.agent_cheap_factor) settings["ROOFPROF_AGENT_CHEAP_FACTOR"] = std::to_string(so.agent_cheap_factor);
-  if (so.agent_evict_bytes) settings["ROOFPROF_AGENT_EVICT_BYTES"] = std::to_string(so.agent_evict_bytes);
-  if (const char* ring = std::getenv("ROOFPROF_AGENT_RING")) settings["ROOFPROF_AGENT_RING"] = ring;
+  if (so.agent_user_level) settings[RP_ENV_AGENT_USER_LEVEL] = "1";
+  if (so.observer->keys_returns()) settings[RP_ENV_AGENT_CALLERS] = "1";  // --group-by caller
+  if (so.agent_cheap_factor) settings[RP_ENV_AGENT_CHEAP_FACTOR] = std::to_string(so.agent_cheap_factor);
+  if (so.agent_evict_bytes) settings[RP_ENV_AGENT_EVICT_BYTES] = std::to_string(so.agent_evict_bytes);
+  if (const char* ring = std::getenv(RP_ENV_AGENT_RING)) settings[RP_ENV_AGENT_RING] = ring;
   return settings;
 }
 
@@ -82,12 +83,12 @@ ChildEnv::ChildEnv(const std::map<std::string, std::string>& set) {
   for (char** p = environ; *p; ++p) {
     std::string kv = *p;
     std::string key = kv.substr(0, kv.find('='));
-    if (set.count(key) || key == "LD_PRELOAD" || key == "ROOFPROF_AGENT_PID") continue;
+    if (set.count(key) || key == "LD_PRELOAD" || key == RP_ENV_AGENT_PID) continue;
     entries_.push_back(kv);
   }
   for (const auto& [k, v] : set) entries_.push_back(k + "=" + v);
   pid_entry_ = entries_.size();
-  entries_.push_back("ROOFPROF_AGENT_PID=" + std::string(20, ' '));
+  entries_.push_back(RP_ENV_AGENT_PID "=" + std::string(20, ' '));
   for (auto& s : entries_) pointers_.push_back(s.data());
   pointers_.push_back(nullptr);
 }
@@ -96,7 +97,7 @@ char* const* ChildEnv::for_child(pid_t pid) {
   char digits[16];
   int n = 0;
   for (unsigned v = unsigned(pid); v || n == 0; v /= 10) digits[n++] = char('0' + v % 10);
-  char* out = pointers_[pid_entry_] + std::strlen("ROOFPROF_AGENT_PID=");
+  char* out = pointers_[pid_entry_] + std::strlen(RP_ENV_AGENT_PID "=");
   while (n) *out++ = digits[--n];
   *out = '\0';
   return pointers_.data();

@@ -13,7 +13,9 @@
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "common/strings.hpp"
+#include "preload/env_format.h"
 #include "preload/probe_rules.h"
+#include "preload/sites_format.h"
 #include "symbolizer/elf_file.hpp"
 #include "symbolizer/got_only.hpp"
 
@@ -27,7 +29,7 @@ CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::B
       patch_(patch),
       env_([&] {
         auto settings = agent_settings(so, backend, planner, dir_.path());
-        settings.insert_or_assign("ROOFPROF_AGENT_SITES", std::string("1"));  // hook only what take() gave the agent
+        settings.insert_or_assign(RP_ENV_AGENT_SITES, std::string("1"));  // hook only what take() gave the agent
         return settings;
       }()),
       collector_(dir_.path(), planner, backend.events().size(), tracker, true, agent_events(backend).timed) {
@@ -90,12 +92,12 @@ uint32_t CombinedAgent::patched(const std::vector<regions::RegionId>& regions) {
 }
 
 void CombinedAgent::publish(pid_t tgid) {
-  std::string path = fmt::format("{}/{}.sites", dir_.path(), tgid);
+  std::string path = fmt::format("{}/{}" RP_SITES_SUFFIX, dir_.path(), tgid);
   std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
     for (uint64_t a : sites_[tgid]) out << fmt::format("{:x}\n", a);
-    for (const std::string& name : ifunc_names_[tgid]) out << "=" << name << "\n";
+    for (const std::string& name : ifunc_names_[tgid]) out << RP_SITES_IFUNC_MARK << name << "\n";
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);  // whole or not at all when the agent reads it

@@ -44,7 +44,7 @@ if [ ${#missing[@]} -gt 0 ] && ! can_install; then
   exit 2
 fi
 
-# The emulation engine (issue 16): Valgrind 3.24 or newer. Where the system's is older (Debian
+# The emulation engine (docs/emulation.md): Valgrind 3.24 or newer. Where the system's is older (Debian
 # 12 has 3.19), Debian 13's valgrind package is fetched with apt from the mirror this machine
 # already uses and unpacked into a private prefix (never over the system's packages); the
 # build finds it there (cmake/valgrind.cmake). Its launcher needs glibc 2.34, which Debian 12 has.

@@ -10,7 +10,17 @@
 #include <fstream>
 #include <string>
 
+#include "common/log.hpp"
+
 namespace roofprof::tracer {
+
+namespace {
+
+const char* how_name(How how) {
+  return how == How::Step ? "step" : how == How::Listen ? "listen" : "continue";
+}
+
+}  // namespace
 
 bool Task::flush_regs() {
   if (!regs_dirty_) return true;
@@ -42,11 +52,13 @@ bool Task::resume(How how, int sig) {
   }
   regs_valid_ = false;
   stopped_ = false;
+  log::line(log::Category::Tracer, "resume {} {} signal {}", tid, how_name(how), sig);
   if (ptrace(__ptrace_request(req), tid, nullptr, reinterpret_cast<void*>(long(sig))) == 0) return true;
   return gone_or_bug(req == PTRACE_SINGLESTEP ? "PTRACE_SINGLESTEP" : req == PTRACE_LISTEN ? "PTRACE_LISTEN" : "PTRACE_CONT");
 }
 
 void Task::did_wait(WaitStatus ws) {
+  if (log::on(log::Category::Tracer)) log::line(log::Category::Tracer, "stop {}: {}", tid, ws.describe());
   last_ = ws;
   regs_valid_ = regs_dirty_ = false;
   stopped_ = !ws.is_gone();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Attach/detach stress (issue 18 item 3, issue 14 item 4): one program with 4 worker threads
+# Attach/detach stress (attaching and detaching never kill or hang the program): one program with 4 worker threads
 # calling the region every 100 us (tests/fixtures/run/heartbeat.c), CPU load on every core,
 # and CYCLES times `roofprof run --pid` + Ctrl-C (SIGINT) after a random 50-400 ms. After
 # every cycle the program must be alive, untraced, not stopped, and beating. Prints the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How long `roofprof ceilings --quick` takes on this machine (issue 34: under 60 s on 2 cores),
+# How long `roofprof ceilings --quick` takes on this machine (the goal: under 60 s on 2 cores),
 # median of REPEATS fresh measurements (a cache directory of its own, so nothing is reused), with
 # the load average before each run (other processes slow it down: docs/benchmarks.md).
 #   bench/ceilings/quick-time.sh [BUILD_DIR] [REPEATS]

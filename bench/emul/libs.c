@@ -1,4 +1,4 @@
-/* Library kernels for bench/emul/vs_cachegrind.sh (issue 16) and bench/native/speed.sh (issue 31):
+/* Library kernels for bench/emul/vs_cachegrind.sh and bench/native/speed.sh:
  * what users profile.
  *   libs dgemm N CALLS   OpenBLAS dgemm_ (N x N, column-major), CALLS times
  *   libs fftw N CALLS    FFTW 1D complex forward transform of N points (FFTW_ESTIMATE), CALLS times

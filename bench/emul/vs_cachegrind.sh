@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16's goal for the emulation backend, measured: the whole `roofprof run --backend emul`
+# The emulation backend's goal, measured: the whole `roofprof run --backend emul`
 # (its native run, then the emulated run with cache simulation) against valgrind's cachegrind
 # with cache simulation, of the same engine (BUILD_DIR/lib/roofprof/valgrind), and against the
 # program alone, on the library kernels users profile (libs.c): OpenBLAS dgemm_ n = 1000 twice

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark of roofprof's reader of the in-process records under an MPI job (docs/benchmarks.md,
-"The reader under an MPI job", issue 32 item 5).
+"The reader under an MPI job").
 
 Runs the fixture tests/fixtures/mpi/mpi_calls (RANKS ranks, each calling mpi_tick(K) CALLS
 times) REPS times bare and REPS times with each rank under

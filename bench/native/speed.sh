@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Native counting's cost on library kernels (issue 31), ratios to the bare program in the same run.
+# Native counting's cost on library kernels (docs/native.md), ratios to the bare program in the same run.
 #
 #   bench/native/speed.sh [BUILD_DIR] [REPEATS]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A frequent small region probed inside a larger one (issue 32): compensation and clock-only
+"""A frequent small region probed inside a larger one (docs/methodology.md): compensation and clock-only
 boundaries against the enclosing region's time alone.
 
 Usage: bench/overhead/nested.py BUILD_DIR [--steps 10] [--pairs 100000] [--reps 3] [--work 24]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""True time per call (issue 15): what roofprof adds to a call, and whether the time it reports
+"""True time per call: what roofprof adds to a call, and whether the time it reports
 per call is the function's own, in the mode a user gets by default.
 
 Usage: bench/overhead/true_time.py BUILD_DIR [--reps 5] [--calls 100000]

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "preload/env_format.h"
 #include "preload/record_file.hpp"
 
 int main(int argc, char** argv) {
@@ -25,8 +26,8 @@ int main(int argc, char** argv) {
   char tmpl[] = "/tmp/roofprof-drain-XXXXXX";
   std::string dir = mkdtemp(tmpl);
   setenv("LD_PRELOAD", argv[1], 1);
-  setenv("ROOFPROF_AGENT_DIR", dir.c_str(), 1);
-  setenv("ROOFPROF_AGENT_CONSUMER", std::to_string(getpid()).c_str(), 1);
+  setenv(RP_ENV_AGENT_DIR, dir.c_str(), 1);
+  setenv(RP_ENV_AGENT_CONSUMER, std::to_string(getpid()).c_str(), 1);
   pid_t child = fork();
   if (child == 0) {
     execv(argv[2], argv + 2);

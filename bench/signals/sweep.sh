@@ -1,5 +1,5 @@
 #!/bin/bash
-# The fault probe's signal sweep (issue 37, item 2): `roofprof run` signalled at every phase of
+# The fault probe's signal sweep (a signal in every phase is neither lost nor fatal): `roofprof run` signalled at every phase of
 # its start-up and run, in every backend. Usage: bench/signals/sweep.sh BUILD [STEP_MS] [LAST_MS]
 # For each backend (time, native, emul), signal (INT, TERM) and delay (0, STEP_MS, ... LAST_MS
 # after launching roofprof), one run in a fresh directory with a private TMPDIR. A run is

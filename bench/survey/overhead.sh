@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's goal for `roofprof survey`: sampling costs at most 5% of the bare run at the default
+# The goal for `roofprof survey`: sampling costs at most 5% of the bare run at the default
 # rate (1 kHz cpu-clock). Each workload runs bare and under `roofprof survey`, interleaved within
 # each repeat; wall seconds, median of REPEATS (default 5):
 #   program under sampling  the program's own wall time from exec to exit as the survey measured it

@@ -59,7 +59,9 @@ void rp_start(void) {
                                           "_longjmp",      "siglongjmp",   "__longjmp_chk", "pthread_exit",
                                           "pthread_create", "sigaction",   "signal"};
   for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; ++i) rp_real(forwarded[i]);
+  rp_trace_init();
   if (rp_config_read() != 0) {
+    RP_TRACE("not measuring this process (unconfigured, or not the one roofprof started: pid %d)", (int)rp.measured_pid);
     /* Not configured, or a process roofprof does not measure (started by one it measures,
      * without --follow-fork): nothing of the agent reaches its descendants. */
     if (!rp.emul && !rp.follow_fork && rp.measured_pid != 0 && rp.measured_pid != rp.pid) rp_environ_strip();
@@ -80,6 +82,9 @@ void rp_start(void) {
   rp_native_start();
   rp.enabled = 1;
   rp.active = 1;
+  RP_TRACE("on: %d patterns, %d events in %d groups, scope %s%s%s", rp.n_patterns, rp.n_events, rp.n_groups,
+           rp.scope == RP_SCOPE_THREAD ? "thread" : "process", rp.emul ? ", emulated" : "",
+           rp.sites_only ? ", only the sites roofprof lists" : "");
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   rp_crash_handlers_install();
   rp_hooks_scan();

@@ -102,6 +102,8 @@ struct rp_agent {
   size_t evict_bytes;          /* ROOFPROF_AGENT_EVICT_BYTES: --cache-state cold (evict.c) */
   volatile uint64_t *evict_buf; /* mapped by rp_evict_init; NULL: warm */
   int debug;
+  int log_on; /* ROOFPROF_LOG names agent (log.c): RP_TRACE writes to log_fd */
+  int log_fd;
   int emul; /* ROOFPROF_AGENT_EMUL: boundaries go to roofprof's valgrind tool (emul.c) */
   int sites_only; /* ROOFPROF_AGENT_SITES=1 (combined mode): hook only the targets roofprof lists */
 
@@ -310,6 +312,14 @@ RP_HIDDEN void rp_environ_strip(void);
 RP_HIDDEN long rp_syscall6(long nr, long a, long b, long c, long d, long e, long f);
 RP_HIDDEN int64_t rp_now_ns(void);
 RP_HIDDEN void rp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* log.c: roofprof's debug log, category agent (common/log_format.h) */
+RP_HIDDEN void rp_trace_init(void);
+RP_HIDDEN void rp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define RP_TRACE(...)                  \
+  do {                                 \
+    if (rp.log_on) rp_trace(__VA_ARGS__); \
+  } while (0)
 
 /* trampoline.S */
 extern char rp_stubs[] RP_HIDDEN;

@@ -56,6 +56,6 @@ void rp_calibrate(void) {
   const int64_t counted = t1 - t0, clock_only = t3 - t2;
   if (rp.n_events && counted_median > clock_median)
     __atomic_store_n(&rp.file->counter_call_ns, counted_median - clock_median, __ATOMIC_RELAXED);
-  rp_table_line("C %d %lld %lld %lld", RP_CALIBRATION_CALLS, (long long)counted, (long long)(p1 - p0),
+  rp_table_line(RP_TABLE_CALIBRATION_FORMAT, RP_CALIBRATION_CALLS, (long long)counted, (long long)(p1 - p0),
                 (long long)clock_only);
 }

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "preload/agent/agent.h"
+#include "preload/env_format.h"
 
 static long env_long(const char *name, long fallback) {
   const char *v = getenv(name);
@@ -104,37 +105,37 @@ static int parse_events(const char *text) {
 }
 
 int rp_config_read(void) {
-  rp.emul = env_long("ROOFPROF_AGENT_EMUL", 0) != 0;
-  const char *dir = getenv("ROOFPROF_AGENT_DIR");
+  rp.emul = env_long(RP_ENV_AGENT_EMUL, 0) != 0;
+  const char *dir = getenv(RP_ENV_AGENT_DIR);
   if (!rp.emul) {
     if (!dir || !*dir || strlen(dir) >= sizeof rp.dir) return -1;
     strcpy(rp.dir, dir);
   }
-  rp.debug = env_long("ROOFPROF_AGENT_DEBUG", 0) != 0;
-  long evict = env_long("ROOFPROF_AGENT_EVICT_BYTES", 0);
+  rp.debug = env_long(RP_ENV_AGENT_DEBUG, 0) != 0;
+  long evict = env_long(RP_ENV_AGENT_EVICT_BYTES, 0);
   rp.evict_bytes = evict > 0 ? (size_t)evict : 0;
-  rp.sites_only = env_long("ROOFPROF_AGENT_SITES", 0) != 0;
-  rp.callers = env_long("ROOFPROF_AGENT_CALLERS", 0) != 0;
-  long cheap = env_long("ROOFPROF_AGENT_CHEAP_FACTOR", 0);
+  rp.sites_only = env_long(RP_ENV_AGENT_SITES, 0) != 0;
+  rp.callers = env_long(RP_ENV_AGENT_CALLERS, 0) != 0;
+  long cheap = env_long(RP_ENV_AGENT_CHEAP_FACTOR, 0);
   rp.cheap_factor = cheap > 0 && cheap < 1000000 ? (uint32_t)cheap : 0;
-  rp.user_level = env_long("ROOFPROF_AGENT_USER_LEVEL", 0) != 0;
-  rp.follow_fork = env_long("ROOFPROF_AGENT_FOLLOW_FORK", 0) != 0;
-  rp.measured_pid = (pid_t)env_long("ROOFPROF_AGENT_PID", 0);
-  rp.consumer_pid = (pid_t)env_long("ROOFPROF_AGENT_CONSUMER", 0);
-  const char *scope = getenv("ROOFPROF_AGENT_SCOPE");
-  rp.scope = scope && strcmp(scope, "thread") == 0 ? RP_SCOPE_THREAD : RP_SCOPE_PROCESS;
-  long slots = env_long("ROOFPROF_AGENT_RING", RP_DEFAULT_RING_SLOTS);
+  rp.user_level = env_long(RP_ENV_AGENT_USER_LEVEL, 0) != 0;
+  rp.follow_fork = env_long(RP_ENV_AGENT_FOLLOW_FORK, 0) != 0;
+  rp.measured_pid = (pid_t)env_long(RP_ENV_AGENT_PID, 0);
+  rp.consumer_pid = (pid_t)env_long(RP_ENV_AGENT_CONSUMER, 0);
+  const char *scope = getenv(RP_ENV_AGENT_SCOPE);
+  rp.scope = scope && strcmp(scope, RP_ENV_AGENT_SCOPE_THREAD) == 0 ? RP_SCOPE_THREAD : RP_SCOPE_PROCESS;
+  long slots = env_long(RP_ENV_AGENT_RING, RP_DEFAULT_RING_SLOTS);
   if (slots < 16 || (slots & (slots - 1)) != 0 || slots > (1L << 24)) {
     rp_log("ROOFPROF_AGENT_RING must be a power of two in [16, 2^24]; using %u", RP_DEFAULT_RING_SLOTS);
     slots = RP_DEFAULT_RING_SLOTS;
   }
   rp.ring_slots = (uint64_t)slots;
-  if (parse_events(getenv("ROOFPROF_AGENT_EVENTS")) != 0) {
+  if (parse_events(getenv(RP_ENV_AGENT_EVENTS)) != 0) {
     rp_log("bad ROOFPROF_AGENT_EVENTS (want groups of TYPE:CONFIG[:CONFIG1[:FLAGS]], at most %d events, %d groups); agent off",
            RP_MAX_EVENTS, RP_MAX_GROUPS);
     return -1;
   }
-  if (parse_patterns(getenv("ROOFPROF_AGENT_REGIONS")) != 0) return -1;
+  if (parse_patterns(getenv(RP_ENV_AGENT_REGIONS)) != 0) return -1;
 #ifdef ROOFPROF_TEST_SEAMS
   if (rp_scripted_load() < 0) return -1;
 #endif

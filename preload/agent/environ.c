@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "preload/agent/agent.h"
+#include "preload/env_format.h"
 
 extern char **environ;
 
@@ -43,7 +44,7 @@ void rp_environ_strip(void) {
   if (!environ) return;
   char **w = environ;
   for (char **r = environ; *r; ++r) {
-    if (strncmp(*r, "ROOFPROF_AGENT_", 15) == 0) continue;
+    if (strncmp(*r, RP_ENV_AGENT_PREFIX, sizeof RP_ENV_AGENT_PREFIX - 1) == 0) continue;
     if (strncmp(*r, "LD_PRELOAD=", 11) == 0 && strip_preload(*r)) continue;
     *w++ = *r;
   }

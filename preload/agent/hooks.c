@@ -17,6 +17,7 @@
 
 #include "preload/agent/agent.h"
 #include "preload/probe_rules.h"
+#include "preload/sites_format.h"
 
 struct module {
   uintptr_t base;
@@ -187,7 +188,7 @@ static uint32_t region_id(uint32_t spec, const char *symbol) {
   uint32_t id = rp.n_regions;
   rp.regions[id] = (struct rp_region_name){spec, copy};
   rp.n_regions++;
-  rp_table_line("R %u %u %s", id, spec, symbol);
+  rp_table_line(RP_TABLE_REGION_FORMAT, id, spec, symbol);
   return id;
 }
 
@@ -203,15 +204,12 @@ static int64_t hook_index(uint32_t region, void *target) {
 }
 
 /* Combined mode (ROOFPROF_AGENT_SITES=1): the functions roofprof's tracer leaves to the agent,
- * as absolute addresses, one hexadecimal number a line in DIR/PID.sites, and IFUNCs by name
- * ("=cos": their calls reach an implementation chosen at run time). The tracer rewrites
+ * in DIR/PID.sites (preload/sites_format.h). The tracer rewrites
  * the file (atomically, by rename) while the program is stopped at the dynamic linker's
  * notification of new modules, so it is complete whenever a scan reads it. */
-#define MAX_SITES 65536
-static uintptr_t sites[MAX_SITES];
+static uintptr_t sites[RP_SITES_MAX_ADDRESSES];
 static size_t n_sites;
-#define MAX_IFUNC_NAMES 256
-static char ifunc_names[MAX_IFUNC_NAMES][160];
+static char ifunc_names[RP_SITES_MAX_IFUNCS][RP_SITES_LINE_MAX];
 static size_t n_ifunc_names;
 
 static int compare_addr(const void *a, const void *b) {
@@ -223,14 +221,14 @@ static void read_sites(void) {
   n_sites = 0;
   n_ifunc_names = 0;
   char path[PATH_MAX + 32];
-  snprintf(path, sizeof path, "%s/%d.sites", rp.dir, (int)getpid());
+  snprintf(path, sizeof path, "%s/%d" RP_SITES_SUFFIX, rp.dir, (int)getpid());
   FILE *f = fopen(path, "re");
   if (!f) return;
-  char line[160];
-  while (n_sites < MAX_SITES && fgets(line, sizeof line, f)) {
-    if (line[0] != '=') {
+  char line[RP_SITES_LINE_MAX];
+  while (n_sites < RP_SITES_MAX_ADDRESSES && fgets(line, sizeof line, f)) {
+    if (line[0] != RP_SITES_IFUNC_MARK) {
       sites[n_sites++] = (uintptr_t)strtoull(line, NULL, 16);
-    } else if (n_ifunc_names < MAX_IFUNC_NAMES) {
+    } else if (n_ifunc_names < RP_SITES_MAX_IFUNCS) {
       line[strcspn(line, "\n")] = 0;
       snprintf(ifunc_names[n_ifunc_names++], sizeof ifunc_names[0], "%s", line + 1);
     }
@@ -255,7 +253,7 @@ static void refuse_returns_twice(const char *name) {
   for (int i = 0; i < n_said; ++i)
     if (strncmp(said[i], name, sizeof said[i] - 1) == 0) return;
   if (n_said < 16) snprintf(said[n_said++], sizeof said[0], "%s", name);
-  rp_table_line("W %s keeps its return address to return through it again (setjmp, vfork, getcontext): the "
+  rp_table_line(RP_TABLE_WARNING " %s keeps its return address to return through it again (setjmp, vfork, getcontext): the "
                 "in-process agent cannot measure it; breakpoints can (run without --no-ptrace)", name);
 }
 
@@ -287,20 +285,24 @@ static int hook_relocations(const struct module *m, const char *path, const stru
       complete = 0;
       continue;
     }
-    if (!site_allowed(target, name)) continue; /* the tracer's breakpoint measures it */
+    if (!site_allowed(target, name)) { /* the tracer's breakpoint measures it */
+      RP_TRACE("%s in %s: left to the tracer (not in the sites file)", name, path);
+      continue;
+    }
+    RP_TRACE("%s in %s: matches region spec %d, hooked", name, path, spec);
     uint32_t region = region_id((uint32_t)spec, name);
     int64_t hook = region == UINT32_MAX ? -1 : hook_index(region, target);
     if (hook < 0) {
-      rp_table_line("W too many hooked regions: %s in %s not hooked", name, path);
+      rp_table_line(RP_TABLE_WARNING " too many hooked regions: %s in %s not hooked", name, path);
       continue;
     }
     if (write_slot(m, slot, (uintptr_t)rp_stubs + (uintptr_t)hook * RP_STUB_BYTES) != 0) {
-      rp_table_line("W cannot write the GOT of %s for %s (errno %d)", path, name, errno);
+      rp_table_line(RP_TABLE_WARNING " cannot write the GOT of %s for %s (errno %d)", path, name, errno);
       continue;
     }
     if (region < RP_MAX_REGIONS && !(announced[region / 8] & (1u << (region % 8)))) {
       announced[region / 8] |= (unsigned char)(1u << (region % 8));
-      rp_table_line("H %u %s", region, path);
+      rp_table_line(RP_TABLE_HOOKED_FORMAT, region, path);
     }
   }
   return complete;
@@ -350,7 +352,7 @@ static void scan_module(const struct module *m, int is_main, int hook) {
     path[sizeof path - 1] = '\0';
   }
   if (s && !s->announced) {
-    rp_table_line("M %d %lx %s", is_main, (unsigned long)m->base, path);
+    rp_table_line(RP_TABLE_MODULE_FORMAT, is_main, (unsigned long)m->base, path);
     s->announced = 1;
   }
   if (!hook) return;

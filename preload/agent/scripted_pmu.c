@@ -33,6 +33,7 @@
 #include <sys/syscall.h>
 
 #include "preload/agent/agent.h"
+#include "preload/env_format.h"
 #include "preload/pmc_page.h"
 
 #define RP_SCRIPT_RULES 32
@@ -150,7 +151,7 @@ static int parse_line(const char *p) {
 }
 
 int rp_scripted_load(void) {
-  const char *path = getenv("ROOFPROF_AGENT_SCRIPTED_PMU");
+  const char *path = getenv(RP_ENV_AGENT_SCRIPTED_PMU);
   if (!path || !*path) return 0;
   static char text[16384];
   long fd = rp_syscall6(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0, 0);

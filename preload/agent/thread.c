@@ -20,7 +20,7 @@ static __thread int sandboxed __attribute__((tls_model("initial-exec")));
 
 void rp_thread_sandbox(int on) {
   if (on && !sandboxed)
-    rp_table_line("W a thread entered seccomp strict mode: its calls from then on are not measured");
+    rp_table_line(RP_TABLE_WARNING " a thread entered seccomp strict mode: its calls from then on are not measured");
   sandboxed = on;
 }
 

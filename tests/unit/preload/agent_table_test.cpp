@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "preload/record_format.h"
+
 namespace roofprof::preload {
 namespace {
 
@@ -62,6 +69,44 @@ TEST(AgentTable, MalformedLinesBecomeWarnings) {
   EXPECT_EQ(t.warnings[0], "malformed agent table line: R x 0 f");
   EXPECT_EQ(t.warnings[1], "malformed agent table line: H 9 /lib/a.so");  // region 9 never declared
   EXPECT_EQ(t.warnings[3], "malformed agent table line: Q what");
+}
+
+}  // namespace
+}  // namespace roofprof::preload
+
+namespace roofprof::preload {
+namespace {
+
+// Lines written with the agent's own formats (preload/record_format.h) read back as written.
+std::string line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string line(const char* format, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, format);
+  int n = std::vsnprintf(buf, sizeof buf, format, ap);
+  va_end(ap);
+  return std::string(buf, size_t(n)) + "\n";
+}
+
+TEST(AgentTable, RoundTripOfTheAgentsFormats) {
+  const std::string text = line(RP_TABLE_MODULE_FORMAT, 1, 0x55d0c0de0000ul, "/bin/my app") +
+                           line(RP_TABLE_REGION_FORMAT, 7u, 3u, "_ZN2ns1fEi") +
+                           line(RP_TABLE_HOOKED_FORMAT, 7u, "/bin/my app") +
+                           line(RP_TABLE_CALIBRATION_FORMAT, 256, 151296ll, 100096ll, 60000ll) +
+                           line(RP_TABLE_WARNING " %s", "a thread entered seccomp strict mode");
+  AgentTable t = parse_table(text);
+  ASSERT_EQ(t.modules.size(), 1u);
+  EXPECT_TRUE(t.modules[0].is_main);
+  EXPECT_EQ(t.modules[0].bias, 0x55d0c0de0000u);
+  EXPECT_EQ(t.modules[0].path, "/bin/my app");
+  ASSERT_EQ(t.regions.count(7), 1u);
+  EXPECT_EQ(t.regions.at(7).spec, 3u);
+  EXPECT_EQ(t.regions.at(7).symbol, "_ZN2ns1fEi");
+  EXPECT_EQ(t.regions.at(7).callers, std::vector<std::string>{"/bin/my app"});
+  ASSERT_TRUE(t.calibration);
+  EXPECT_EQ(t.calibration->calls, 256u);
+  EXPECT_EQ(t.calibration->ns, 151296u);
+  EXPECT_EQ(t.warnings, std::vector<std::string>{"a thread entered seccomp strict mode"});
 }
 
 }  // namespace
