@@ -10,19 +10,19 @@
 namespace it {
 namespace {
 
-enum class Mode { NoPtrace, Got, Patch };
+enum class HookMode { NoPtrace, Got, Patch };
 
-std::string mode_name(Mode m) { return m == Mode::NoPtrace ? "NoPtrace" : m == Mode::Got ? "Combined" : "Patched"; }
+std::string hook_mode_name(HookMode m) { return m == HookMode::NoPtrace ? "NoPtrace" : m == HookMode::Got ? "Combined" : "Patched"; }
 // What measures a function the agent can hook in mode `m`.
-const char* hooked_by(Mode m) { return m == Mode::Patch ? "patch" : "agent"; }
+const char* hooked_by(HookMode m) { return m == HookMode::Patch ? "patch" : "agent"; }
 
-// roofprof run --no-ptrace, or the combined mode (--preload, with --no-patch for Mode::Got), on
+// roofprof run --no-ptrace, or the combined mode (--preload, with --no-patch for HookMode::Got), on
 // a preload fixture, with the regions given.
-RunResult agent_run(Sandbox& sb, Mode mode, const std::vector<std::string>& regions,
+RunResult agent_run(Sandbox& sb, HookMode mode, const std::vector<std::string>& regions,
                     const std::vector<std::string>& program, const std::vector<std::string>& options = {}) {
-  std::vector<std::string> args{"run", mode == Mode::NoPtrace ? "--no-ptrace" : "--preload", "--backend", "time",
+  std::vector<std::string> args{"run", mode == HookMode::NoPtrace ? "--no-ptrace" : "--preload", "--backend", "time",
                                 "-q"};
-  if (mode == Mode::Got) args.push_back("--no-patch");
+  if (mode == HookMode::Got) args.push_back("--no-patch");
   args.insert(args.end(), options.begin(), options.end());
   for (const auto& r : regions) {
     args.push_back("--region");
@@ -34,7 +34,7 @@ RunResult agent_run(Sandbox& sb, Mode mode, const std::vector<std::string>& regi
   return sb.roofprof(args);
 }
 
-class PreloadHooks : public ::testing::TestWithParam<Mode> {
+class PreloadHooks : public ::testing::TestWithParam<HookMode> {
  protected:
   RunResult agent_run(Sandbox& sb, const std::vector<std::string>& regions, const std::vector<std::string>& program,
                       const std::vector<std::string>& options = {}) {
@@ -56,7 +56,7 @@ void expect_no_warnings(const json& doc) {
   EXPECT_TRUE(plain_warnings(doc).empty()) << doc["warnings"].dump(1);
 }
 
-class ExecutableToLibrary : public ::testing::TestWithParam<std::tuple<const char*, Mode>> {};
+class ExecutableToLibrary : public ::testing::TestWithParam<std::tuple<const char*, HookMode>> {};
 
 // pre_app: lazy binding (JUMP_SLOT, unresolved until the first call); pre_app_now: -z now;
 // pre_app_noplt: -fno-plt (GLOB_DAT slots, call *GOT).
@@ -78,9 +78,9 @@ TEST_P(ExecutableToLibrary, EveryCallCounted) {
 
 INSTANTIATE_TEST_SUITE_P(Bindings, ExecutableToLibrary,
                          ::testing::Combine(::testing::Values("pre_app", "pre_app_now", "pre_app_noplt"),
-                                            ::testing::Values(Mode::NoPtrace, Mode::Got, Mode::Patch)),
+                                            ::testing::Values(HookMode::NoPtrace, HookMode::Got, HookMode::Patch)),
                          [](const auto& info) {
-                           return std::string(std::get<0>(info.param)) + "_" + mode_name(std::get<1>(info.param));
+                           return std::string(std::get<0>(info.param)) + "_" + hook_mode_name(std::get<1>(info.param));
                          });
 
 TEST_P(PreloadHooks, LibraryToLibrary) {
@@ -112,7 +112,7 @@ TEST_P(PreloadHooks, DlopenedLibrary) {
   // The combined mode said at start that plug_run was not loaded yet; found later, the result
   // keeps no warning about it.
   EXPECT_EQ(plain_warnings(doc).size(), 0u) << doc["warnings"].dump(1);
-  if (GetParam() != Mode::NoPtrace) {
+  if (GetParam() != HookMode::NoPtrace) {
     EXPECT_NE(r.err.find("not found yet"), std::string::npos) << r.diag();
   }
 }
@@ -184,7 +184,7 @@ TEST_P(PreloadHooks, OpenBlasDgemm) {
   json doc = load_result(r);
   json reg = region(doc, "dgemm_");
   ASSERT_FALSE(reg.is_null());
-  if (GetParam() != Mode::NoPtrace) {
+  if (GetParam() != HookMode::NoPtrace) {
     // dgemm_ calls are grouped by their arguments, read at an entry breakpoint: it keeps one.
     EXPECT_EQ(calls(reg), 4) << reg.dump();
     EXPECT_EQ(closed_by(reg, "return"), 4) << reg.dump();
@@ -194,7 +194,7 @@ TEST_P(PreloadHooks, OpenBlasDgemm) {
     expect_returns(reg, 4, probe());
   }
   EXPECT_GT(counter(reg, "task-clock"), 0) << reg.dump();
-  if (GetParam() == Mode::Patch) {
+  if (GetParam() == HookMode::Patch) {
     // Its entry could be patched but for the arguments: said, once.
     json w = plain_warnings(doc);
     ASSERT_EQ(w.size(), 1u) << w.dump(1);
@@ -213,8 +213,8 @@ TEST_P(PreloadHooks, CxxNameWithoutParameters) {
   expect_returns(region(load_result(r), "pre_cxx::Widget::run"), 1, probe());
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, PreloadHooks, ::testing::Values(Mode::NoPtrace, Mode::Got, Mode::Patch),
-                         [](const auto& info) { return mode_name(info.param); });
+INSTANTIATE_TEST_SUITE_P(Modes, PreloadHooks, ::testing::Values(HookMode::NoPtrace, HookMode::Got, HookMode::Patch),
+                         [](const auto& info) { return hook_mode_name(info.param); });
 
 }  // namespace
 }  // namespace it
