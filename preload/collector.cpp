@@ -64,8 +64,8 @@ Collector::CpuSpan::~CpuSpan() {
   if (--c_.cpu_depth_ == 0) c_.reader_cpu_ns_ += thread_cpu_ns() - start_;
 }
 
-result::AgentReader Collector::reader_cost() const {
-  result::AgentReader r;
+overhead::AgentReader Collector::reader_cost() const {
+  overhead::AgentReader r;
   r.cpu_s = double(reader_cpu_ns_) * 1e-9;
   r.sleeps = sleeps_;
   r.rings = rang_;
@@ -321,11 +321,11 @@ void Collector::note_calibration(const Record& r) {
   }
 }
 
-std::optional<result::AgentBoundary> Collector::boundary_cost() const {
+std::optional<overhead::AgentBoundary> Collector::boundary_cost() const {
   if (calibration_ns_.empty()) return std::nullopt;
   std::vector<int64_t> v = calibration_ns_;
   std::nth_element(v.begin(), v.begin() + ptrdiff_t(v.size() / 2), v.end());
-  result::AgentBoundary c;
+  overhead::AgentBoundary c;
   c.inside_s = double(v[v.size() / 2]) * 1e-9;
   c.calls = uint32_t(calibration_ns_.size());
   if (calibration_ && calibration_->calls) c.per_call_s = call_costs().counted_ns * 1e-9;

@@ -17,7 +17,7 @@
 #include "preload/region_names.hpp"
 #include "preload/replay.hpp"
 #include "regions/run_observer.hpp"
-#include "result/result.hpp"
+#include "common/overhead.hpp"
 
 namespace roofprof::preload {
 
@@ -46,7 +46,7 @@ class Collector {
   std::unique_ptr<Doorbell::ChildSignal> wake_on_child() { return std::make_unique<Doorbell::ChildSignal>(bell_); }
   // The reader's own cost: CPU time (user + system) of the thread that calls this collector,
   // spent inside its calls (opening files, draining, replaying, sleeping on the doorbell).
-  result::AgentReader reader_cost() const;
+  overhead::AgentReader reader_cost() const;
 
   // Opens new files and drains every open one; a file whose process is gone (or replaced by
   // exec) is drained to its end and what it left open is closed. Returns records replayed.
@@ -80,7 +80,7 @@ class Collector {
   // What one boundary of the agent costs in the process roofprof started, from its
   // calibration at start (preload/agent/calibrate.c): the median time inside an instance of
   // an empty function, and the whole cost of one call of it. nullopt before the agent said.
-  std::optional<result::AgentBoundary> boundary_cost() const;
+  std::optional<overhead::AgentBoundary> boundary_cost() const;
   // Entered calls get a group from their return address (run --group-by caller); `modules` is
   // told each module an agent loaded (pid, path, bias), so that the addresses can be named after
   // the process is gone.

@@ -23,7 +23,7 @@
 #include "probes/plan.hpp"
 #include "regions/run_observer.hpp"
 #include "regions/tracker.hpp"
-#include "result/result.hpp"
+#include "common/overhead.hpp"
 #include "signatures/arg_reader.hpp"
 #include "supervisor/ending.hpp"
 #include "supervisor/signals.hpp"
@@ -93,13 +93,13 @@ struct SessionOutcome {
   std::vector<symbolizer::LoadedModule> modules;
   std::vector<std::string> loaded_late;  // paths among `modules` that appeared after the entry point (dlopen)
   // Regions whose breakpoints cost a large part of the run, or that were no longer probed.
-  std::map<regions::RegionId, result::ProbeCost> probe_costs;
+  std::map<regions::RegionId, overhead::ProbeCost> probe_costs;
   // The in-process agent's boundary cost, from its calibration at start (when it measured).
-  std::optional<result::AgentBoundary> agent_boundary;
+  std::optional<overhead::AgentBoundary> agent_boundary;
   // Native counting: each module mapped, as patched (native_counting).
   std::vector<NativeModule> native;
   // What draining the agent's records cost roofprof (when the agent ran).
-  std::optional<result::AgentReader> agent_reader;
+  std::optional<overhead::AgentReader> agent_reader;
 };
 
 class Session : public regions::CountSource {

@@ -14,7 +14,7 @@ namespace roofprof::tracer {
 void Session::report_probe_costs() {
   const int64_t wall = monotonic_ns() - start_ns_;
   for (const ProbeBudget::Cost& c : budget_.report(wall, opts_.attach_pid != 0)) {
-    outcome_.probe_costs[c.region] = result::ProbeCost{c.stops, c.estimated_s, std::nullopt};
+    outcome_.probe_costs[c.region] = overhead::ProbeCost{c.stops, c.estimated_s, std::nullopt};
     if (!c.warn) continue;
     outcome_.warnings.push_back(fmt::format(
         "region '{}': its probes made {} ptrace stops, about {:.2f} s of the run's {:.2f} s at {:.0f} us a stop "
@@ -49,7 +49,7 @@ void Session::stop_probing(const ProbeBudget::Cut& cut) {
   }
   if (opts_.agent) opts_.agent->stop_probing(cut.region);
   const uint64_t stops = budget_.stops(cut.region);
-  outcome_.probe_costs[cut.region] = result::ProbeCost{stops, cut.cost_s, double(cut.wall_ns) * 1e-9};
+  outcome_.probe_costs[cut.region] = overhead::ProbeCost{stops, cut.cost_s, double(cut.wall_ns) * 1e-9};
   std::string w = fmt::format(
       "region '{}': probing stopped {:.2f} s into the run: its probes had cost about {:.2f} s ({} ptrace stops{}), "
       "and would make {} more than {:.0f}x slower than without them; its calls after that are not counted "
