@@ -26,6 +26,7 @@
 #include "common/program.hpp"
 #include "common/temp_dir.hpp"
 #include "emul/events.hpp"
+#include "emul/events_format.h"
 #include "emul/progress.hpp"
 #include "preload/env_format.h"
 #include "supervisor/child.hpp"
@@ -210,116 +211,104 @@ std::string find_tool_dir(const std::string& configured) {
   throw UserError(fmt::format("roofprof's valgrind tool {} is missing (looked in {}); rebuild roofprof", kTool, looked));
 }
 
-Result run(const std::vector<std::string>& argv, const std::vector<probes::PlannedProbe>& probes, const Options& options) {
-  if (argv.empty()) throw UserError("no program to run");
-  std::string tool_dir = find_tool_dir(options.tool_dir);
+namespace {
+
+// What the emulated run launches: valgrind, the directory of roofprof's tool and, when the agent
+// rides along, its library. UserError for anything missing.
+struct Launcher {
+  std::string tool_dir, valgrind, agent_library;
+};
+
+Launcher find_launcher(const std::string& program, const Options& options) {
+  Launcher l;
+  l.tool_dir = find_tool_dir(options.tool_dir);
   const std::string launcher = options.valgrind.empty()
-                                   ? valgrind_engine_in(tool_dir, ROOFPROF_VALGRIND_EXECUTABLE, "").launcher
+                                   ? valgrind_engine_in(l.tool_dir, ROOFPROF_VALGRIND_EXECUTABLE, "").launcher
                                    : options.valgrind;
-  std::string valgrind = find_in_path(launcher);
-  if (valgrind.empty() || !executable(valgrind))
+  l.valgrind = find_in_path(launcher);
+  if (l.valgrind.empty() || !executable(l.valgrind))
     throw UserError(fmt::format("{} not found: install valgrind (scripts/install-deps.sh) or use another backend",
                                 launcher));
-  runnable_program(argv[0]);  // UserError: not found, not executable
-  std::string agent_library;
+  runnable_program(program);  // UserError: not found, not executable
   if (options.agent) {
-    agent_library = tool_dir + "/libroofprof-preload.so";
-    if (!fs::exists(agent_library))
-      throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", agent_library));
+    l.agent_library = l.tool_dir + "/libroofprof-preload.so";
+    if (!fs::exists(l.agent_library))
+      throw UserError(fmt::format("the in-process agent is missing ({}): rebuild roofprof", l.agent_library));
   }
-  std::vector<CacheInfo> cache;
-  if (options.cache_sim) {
-    const bool host = options.cache.empty() || options.cache_is_host;
-    cache = options.cache.empty() ? host_cache_geometry() : options.cache;
-    check_cache_geometry(cache);
-    cache = simulated_hierarchy(cache, options.last_level_inclusive, host,
-                                host ? host_caches().cpuid : std::vector<CacheInfo>{});
-  }
+  return l;
+}
 
-  TempDir tmp("roofprof-emul", "the emulation files");
-  if (const char* keep = std::getenv("ROOFPROF_KEEP_EMUL"); keep && *keep && std::string(keep) != "0") tmp.keep();
-  std::string probe_file = tmp.path() + "/probes";
-  write_probe_file(probe_file, probes);
-  std::string events_dir = tmp.path() + "/events";
-  fs::create_directory(events_dir);
+// The hierarchy the tool simulates: the given or the host's, as the simulator models it.
+std::vector<CacheInfo> simulated_cache(const Options& options) {
+  if (!options.cache_sim) return {};
+  const bool host = options.cache.empty() || options.cache_is_host;
+  std::vector<CacheInfo> cache = options.cache.empty() ? host_cache_geometry() : options.cache;
+  check_cache_geometry(cache);
+  return simulated_hierarchy(cache, options.last_level_inclusive, host,
+                             host ? host_caches().cpuid : std::vector<CacheInfo>{});
+}
 
-  std::vector<std::string> args{valgrind, "--tool=roofprof"};
+// One of the tool's options (emul/events_format.h) with its value.
+std::string opt(const char* name, const std::string& value) { return std::string(name) + "=" + value; }
+
+// valgrind's command line: the tool, its options (emul/tool/rp_main.c), then the program.
+std::vector<std::string> tool_args(const Launcher& l, const std::vector<std::string>& argv, const Options& options,
+                                   const std::vector<CacheInfo>& cache, const std::string& tmp,
+                                   const std::string& probe_file, const std::string& events_dir) {
+  std::vector<std::string> args{l.valgrind, "--tool=roofprof"};
   for (auto& o : exact_vex_options()) args.push_back(o);
-  args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp.path()));
+  args.push_back(fmt::format("--log-file={}/valgrind.%p.log", tmp));
   // No gdbserver: its FIFOs in $TMPDIR would outlive a valgrind killed by a second signal.
   args.push_back("--vgdb=no");
-  args.push_back("--probes=" + probe_file);
-  args.push_back("--out-dir=" + events_dir);
-  const bool progress = options.progress != Options::ProgressOutput::None;
-  const bool terminal = options.progress == Options::ProgressOutput::Terminal;
-  args.push_back(progress ? "--progress-interval=500" : "--progress-interval=0");
+  args.push_back(opt(RP_OPT_PROBES, probe_file));
+  args.push_back(opt(RP_OPT_OUT_DIR, events_dir));
+  args.push_back(opt(RP_OPT_PROGRESS_INTERVAL, options.progress != Options::ProgressOutput::None ? "500" : "0"));
   // Followed, an exec'd image runs under valgrind again; else it runs outside, without
   // valgrind's variables (the tool's --clean-exec-env).
-  args.push_back(options.follow_exec ? "--trace-children=yes" : "--clean-exec-env=yes");
+  args.push_back(options.follow_exec ? "--trace-children=yes" : opt(RP_OPT_CLEAN_EXEC_ENV, "yes"));
   if (options.cache_sim) {
-    args.push_back("--cache-sim=yes");
-    if (options.cold_at_entry) args.push_back("--cold-at-entry=yes");
-    if (!options.cache_inline) args.push_back("--cache-inline=no");
-    for (const auto& l : cache) args.push_back(fmt::format("--cache-level={},{},{}", l.size, l.ways, l.line));
-    args.push_back(cache.back().inclusive.value_or(true) ? "--cache-last=inclusive" : "--cache-last=victim");
+    args.push_back(opt(RP_OPT_CACHE_SIM, "yes"));
+    if (options.cold_at_entry) args.push_back(opt(RP_OPT_COLD_AT_ENTRY, "yes"));
+    if (!options.cache_inline) args.push_back(opt(RP_OPT_CACHE_INLINE, "no"));
+    for (const auto& c : cache) args.push_back(opt(RP_OPT_CACHE_LEVEL, fmt::format("{},{},{}", c.size, c.ways, c.line)));
+    args.push_back(opt(RP_OPT_CACHE_LAST, cache.back().inclusive.value_or(true) ? "inclusive" : "victim"));
   }
-  if (options.annotate) args.push_back("--annotate=yes");
+  if (options.annotate) args.push_back(opt(RP_OPT_ANNOTATE, "yes"));
   args.insert(args.end(), argv.begin(), argv.end());
-  log_launch(args, cache, options.agent.has_value());
+  return args;
+}
 
-  Result result;
-  result.simulated_caches = cache;
-  uint64_t calls_done = 0;
-  EventParser parser(
-      probes, options.scope,
-      [&](regions::Instance&& inst) {
-        ++calls_done;
-        if (options.on_instance) options.on_instance(inst);
-        result.aggregate.add(inst);
-        if (!options.keep_calls || options.keep_calls(inst.region)) result.instances.push_back(std::move(inst));
-      },
-      options.agent ? options.agent->region_ids : AgentRegions{});
-  EventFiles files(events_dir, parser);
+// In the child, before exec: valgrind's environment and, when the agent rides along, the agent's.
+void set_child_environment(const Launcher& l, const Options& options) {
+  setenv("VALGRIND_LIB", l.tool_dir.c_str(), 1);
+  // valgrind runs one thread at a time: spinning OpenMP workers only burn time slices.
+  setenv("OMP_WAIT_POLICY", "passive", 0);
+  if (!options.agent) return;
+  const char* old = std::getenv("LD_PRELOAD");
+  std::string preload = l.agent_library + (old && *old ? std::string(":") + old : "");
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  setenv(RP_ENV_AGENT_EMUL, "1", 1);
+  setenv(RP_ENV_AGENT_REGIONS, options.agent->regions.c_str(), 1);
+  setenv(RP_ENV_AGENT_PID, std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
+  setenv(RP_ENV_AGENT_FOLLOW_FORK, options.follow_exec ? "1" : "0", 1);
+  unsetenv(RP_ENV_AGENT_DIR);
+  unsetenv(RP_ENV_AGENT_EVENTS);
+  // The cold scenario is the tool's (--cold-at-entry): the agent's own eviction would be
+  // agent code, neither counted nor simulated, and only slow.
+  unsetenv(RP_ENV_AGENT_EVICT_BYTES);
+}
 
-  if (progress)
-    std::fprintf(stderr,
-                 "roofprof: emulating under valgrind for exact counts (tens of times slower than native)\n");
-
-  supervisor::Launch launch;
-  launch.path = valgrind;
-  launch.argv = args;
-  launch.in_child = [&] {
-    setenv("VALGRIND_LIB", tool_dir.c_str(), 1);
-    // valgrind runs one thread at a time: spinning OpenMP workers only burn time slices.
-    setenv("OMP_WAIT_POLICY", "passive", 0);
-    if (options.agent) {
-      const char* old = std::getenv("LD_PRELOAD");
-      std::string preload = agent_library + (old && *old ? std::string(":") + old : "");
-      setenv("LD_PRELOAD", preload.c_str(), 1);
-      setenv(RP_ENV_AGENT_EMUL, "1", 1);
-      setenv(RP_ENV_AGENT_REGIONS, options.agent->regions.c_str(), 1);
-      setenv(RP_ENV_AGENT_PID, std::to_string(getpid()).c_str(), 1);  // valgrind keeps the pid
-      setenv(RP_ENV_AGENT_FOLLOW_FORK, options.follow_exec ? "1" : "0", 1);
-      unsetenv(RP_ENV_AGENT_DIR);
-      unsetenv(RP_ENV_AGENT_EVENTS);
-      // The cold scenario is the tool's (--cold-at-entry): the agent's own eviction would be
-      // agent code, neither counted nor simulated, and only slow.
-      unsetenv(RP_ENV_AGENT_EVICT_BYTES);
-    }
-  };
-  // The signal policy (supervisor/signals.hpp) holds here too: a request is passed on to
-  // valgrind (the program under it), which ends within the grace period or is killed.
-  supervisor::InterruptPolicy interrupts(false);
-  supervisor::Child child(supervisor::start(launch), interrupts);
-  result.pid = child.pid();  // valgrind runs the program in its own process
-  if (!options.follow_exec) files.only_pid(result.pid);
-
-  auto start = std::chrono::steady_clock::now();
+// Until valgrind ends: the event files read every 50 ms (what has been read is given back to the
+// file system), and the progress shown. Kills valgrind when anything throws.
+void follow(supervisor::Child& child, EventFiles& files, const EventParser& parser, const Options& options,
+            const uint64_t& calls_done) {
+  const bool progress = options.progress != Options::ProgressOutput::None;
+  const bool terminal = options.progress == Options::ProgressOutput::Terminal;
+  const auto start = std::chrono::steady_clock::now();
   try {
-    constexpr double kLinesEvery = 10;   // seconds between plain progress lines
-    constexpr double kBarEvery = 0.25;   // seconds between updates of the terminal's bar
+    constexpr double kLinesEvery = 10;  // seconds between plain progress lines
+    constexpr double kBarEvery = 0.25;  // seconds between updates of the terminal's bar
     double next_line = kLinesEvery, next_bar = 0;
-    // The files are read every 50 ms: what has been read is given back to the file system.
     while (!child.wait(std::chrono::milliseconds(50))) {
       files.poll();
       if (!progress) continue;
@@ -347,22 +336,72 @@ Result run(const std::vector<std::string>& argv, const std::vector<probes::Plann
     throw;
   }
   if (terminal) std::fprintf(stderr, "\r\033[K");
-  int status = child.status();
-  result.interrupted = interrupts.interrupted();
+}
 
-  bool crashed = WIFSIGNALED(status);
+// How valgrind ended, into `result`; UserError where it never ran the program or met an
+// instruction it cannot decode.
+void take_ending(Result& result, int status, const std::string& program, const std::string& tmp, EventFiles& files) {
+  const bool crashed = WIFSIGNALED(status);
   if (crashed) result.signal = WTERMSIG(status);
   else result.exit_code = WEXITSTATUS(status);
-
   if (crashed && result.signal == SIGILL) {
-    if (auto u = undecodable(tmp.path())) throw UserError(undecodable_message(argv[0], *u));
+    if (auto u = undecodable(tmp)) throw UserError(undecodable_message(program, *u));
   }
-  if (crashed || result.exit_code != 0) result.log_error = first_valgrind_error(tmp.path());
+  if (crashed || result.exit_code != 0) result.log_error = first_valgrind_error(tmp);
   files.close_all(result.pid, crashed);
   if (!files.any() && !result.interrupted) {
-    std::string why = first_valgrind_error(tmp.path());
-    throw UserError(fmt::format("valgrind did not run {}{}", argv[0], why.empty() ? "" : ": " + why));
+    std::string why = first_valgrind_error(tmp);
+    throw UserError(fmt::format("valgrind did not run {}{}", program, why.empty() ? "" : ": " + why));
   }
+}
+
+}  // namespace
+
+Result run(const std::vector<std::string>& argv, const std::vector<probes::PlannedProbe>& probes, const Options& options) {
+  if (argv.empty()) throw UserError("no program to run");
+  const Launcher launcher = find_launcher(argv[0], options);
+  const std::vector<CacheInfo> cache = simulated_cache(options);
+
+  TempDir tmp("roofprof-emul", "the emulation files");
+  if (const char* keep = std::getenv("ROOFPROF_KEEP_EMUL"); keep && *keep && std::string(keep) != "0") tmp.keep();
+  const std::string probe_file = tmp.path() + "/probes";
+  write_probe_file(probe_file, probes);
+  const std::string events_dir = tmp.path() + "/events";
+  fs::create_directory(events_dir);
+  const auto args = tool_args(launcher, argv, options, cache, tmp.path(), probe_file, events_dir);
+  log_launch(args, cache, options.agent.has_value());
+
+  Result result;
+  result.simulated_caches = cache;
+  uint64_t calls_done = 0;
+  EventParser parser(
+      probes, options.scope,
+      [&](regions::Instance&& inst) {
+        ++calls_done;
+        if (options.on_instance) options.on_instance(inst);
+        result.aggregate.add(inst);
+        if (!options.keep_calls || options.keep_calls(inst.region)) result.instances.push_back(std::move(inst));
+      },
+      options.agent ? options.agent->region_ids : AgentRegions{});
+  EventFiles files(events_dir, parser);
+  if (options.progress != Options::ProgressOutput::None)
+    std::fprintf(stderr,
+                 "roofprof: emulating under valgrind for exact counts (tens of times slower than native)\n");
+
+  supervisor::Launch launch;
+  launch.path = launcher.valgrind;
+  launch.argv = args;
+  launch.in_child = [&] { set_child_environment(launcher, options); };
+  // The signal policy (supervisor/signals.hpp) holds here too: a request is passed on to
+  // valgrind (the program under it), which ends within the grace period or is killed.
+  supervisor::InterruptPolicy interrupts(false);
+  supervisor::Child child(supervisor::start(launch), interrupts);
+  result.pid = child.pid();  // valgrind runs the program in its own process
+  if (!options.follow_exec) files.only_pid(result.pid);
+  follow(child, files, parser, options, calls_done);
+  result.interrupted = interrupts.interrupted();
+  take_ending(result, child.status(), argv[0], tmp.path(), files);
+
   const auto& execed = parser.execed();
   result.execed_unmeasured =
       !options.follow_exec && std::find(execed.begin(), execed.end(), result.pid) != execed.end();

@@ -29,4 +29,18 @@ enum rp_departure {
   RP_DEPART_JUMP = 'j',      /* another indirect jump */
 };
 
+/* The tool's command-line options as emul::run (emul/emul.cpp) writes them and the tool's
+ * process_option (emul/tool/rp_main.c) reads them: "OPTION=value". */
+#define RP_OPT_PROBES "--probes"                       /* FILE: the probe addresses */
+#define RP_OPT_OUT_DIR "--out-dir"                     /* DIR: the event files */
+#define RP_OPT_CACHE_SIM "--cache-sim"                 /* yes|no */
+#define RP_OPT_INSTRUMENT "--instrument"               /* yes|no */
+#define RP_OPT_CACHE_INLINE "--cache-inline"           /* yes|no */
+#define RP_OPT_ANNOTATE "--annotate"                   /* yes|no */
+#define RP_OPT_PROGRESS_INTERVAL "--progress-interval" /* milliseconds, 0: none */
+#define RP_OPT_COLD_AT_ENTRY "--cold-at-entry"         /* yes|no */
+#define RP_OPT_CLEAN_EXEC_ENV "--clean-exec-env"       /* yes|no */
+#define RP_OPT_CACHE_LEVEL "--cache-level"             /* SIZE,WAYS,LINE in bytes, L1 first */
+#define RP_OPT_CACHE_LAST "--cache-last"               /* inclusive|victim */
+
 #endif

@@ -315,19 +315,19 @@ static Bool parse_level(const HChar* s)
 static Bool process_option(const HChar* arg)
 {
    const HChar* s;
-   if VG_STR_CLO (arg, "--probes", rp_clo_probes) {}
-   else if VG_STR_CLO (arg, "--out-dir", rp_clo_out_dir) {}
-   else if VG_BOOL_CLO (arg, "--cache-sim", rp_clo_cache_sim) {}
-   else if VG_BOOL_CLO (arg, "--instrument", rp_clo_instrument) {}
-   else if VG_BOOL_CLO (arg, "--cache-inline", rp_clo_cache_inline) {}
-   else if VG_BOOL_CLO (arg, "--annotate", rp_clo_annotate) {}
-   else if VG_INT_CLO (arg, "--progress-interval", clo_progress_ms) {}
-   else if VG_BOOL_CLO (arg, "--cold-at-entry", clo_cold_at_entry) {}
-   else if VG_BOOL_CLO (arg, "--clean-exec-env", clo_clean_exec_env) {}
-   else if VG_STR_CLO (arg, "--cache-level", s) {
+   if VG_STR_CLO (arg, RP_OPT_PROBES, rp_clo_probes) {}
+   else if VG_STR_CLO (arg, RP_OPT_OUT_DIR, rp_clo_out_dir) {}
+   else if VG_BOOL_CLO (arg, RP_OPT_CACHE_SIM, rp_clo_cache_sim) {}
+   else if VG_BOOL_CLO (arg, RP_OPT_INSTRUMENT, rp_clo_instrument) {}
+   else if VG_BOOL_CLO (arg, RP_OPT_CACHE_INLINE, rp_clo_cache_inline) {}
+   else if VG_BOOL_CLO (arg, RP_OPT_ANNOTATE, rp_clo_annotate) {}
+   else if VG_INT_CLO (arg, RP_OPT_PROGRESS_INTERVAL, clo_progress_ms) {}
+   else if VG_BOOL_CLO (arg, RP_OPT_COLD_AT_ENTRY, clo_cold_at_entry) {}
+   else if VG_BOOL_CLO (arg, RP_OPT_CLEAN_EXEC_ENV, clo_clean_exec_env) {}
+   else if VG_STR_CLO (arg, RP_OPT_CACHE_LEVEL, s) {
       if (!parse_level(s)) VG_(fmsg_bad_option)(arg, "expected SIZE,WAYS,LINE in bytes (at most 4 levels)\n");
    }
-   else if VG_STR_CLO (arg, "--cache-last", s) {
+   else if VG_STR_CLO (arg, RP_OPT_CACHE_LAST, s) {
       if (VG_(strcmp)(s, "victim") == 0) clo_victim_last = True;
       else if (VG_(strcmp)(s, "inclusive") == 0) clo_victim_last = False;
       else VG_(fmsg_bad_option)(arg, "expected inclusive or victim\n");
