@@ -182,10 +182,10 @@ std::vector<LinespecName> linespec_names(const Symbol& s) {
     return out;
   }
   std::string base = strip_clone_suffix(strip_version(s.name));
-  out.push_back(LinespecName{{base}, std::nullopt, false});
-  if (auto mod = fortran_module_procedure(base)) out.push_back(LinespecName{*mod, std::nullopt, false});
+  out.push_back(LinespecName{{base}, std::nullopt, false, std::nullopt});
+  if (auto mod = fortran_module_procedure(base)) out.push_back(LinespecName{*mod, std::nullopt, false, std::nullopt});
   else if (base.size() > 1 && base.back() == '_' && base[base.size() - 2] != '_')
-    out.push_back(LinespecName{{base.substr(0, base.size() - 1)}, std::nullopt, true});
+    out.push_back(LinespecName{{base.substr(0, base.size() - 1)}, std::nullopt, true, std::nullopt});
   return out;
 }
 

@@ -40,14 +40,14 @@ void rp_calibrate(void) {
   rp.evict_buf = NULL;
   const int64_t p0 = rp_thread_probe_ns();
   const int64_t t0 = rp_now_ns();
-  for (int i = 0; i < RP_CALIBRATION_CALLS; ++i) call();
+  for (unsigned i = 0; i < RP_CALIBRATION_CALLS; ++i) call();
   const int64_t t1 = rp_now_ns();
   const int64_t p1 = rp_thread_probe_ns();
   /* The same calls with the clock alone: what the counters add to a call is the difference of the
    * two loops' median calls (a preemption in a loop moves its total, not its median). */
   rp.calibrating_clock_only = 1;
   const int64_t t2 = rp_now_ns();
-  for (int i = 0; i < RP_CALIBRATION_CALLS; ++i) call();
+  for (unsigned i = 0; i < RP_CALIBRATION_CALLS; ++i) call();
   const int64_t t3 = rp_now_ns();
   const int64_t clock_median = median_call(call);
   rp.calibrating_clock_only = 0;

@@ -15,6 +15,7 @@
 #define RP_HAVE_VALGRIND_H 1
 #endif
 
+#ifdef RP_HAVE_VALGRIND_H
 /* No record file: this header only keeps the shared flags and warning counts that thread.c
  * updates; table lines are dropped (table_bytes = 0). */
 static struct rp_file_header emul_header;
@@ -36,6 +37,7 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *data) {
   }
   return 1;
 }
+#endif
 
 int rp_emul_start(void) {
 #ifdef RP_HAVE_VALGRIND_H
