@@ -12,7 +12,7 @@ jobs=${JOBS:-$(nproc)}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" -DROOFPROF_TESTS=ON -DROOFPROF_WERROR=ON \
   -DROOFPROF_SANITIZE=ON >/dev/null
-cmake --build "$build" -j"$jobs"
+cmake --build "$build" -j"$jobs" --target unit_tests integration_tests roofprof_runtime fixtures
 # A sanitizer finding fails the test that met it; leaks at exit are findings too.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 subset='RunBadInput|CommandLine|RunExits|RunCrash|RunSpan|RunThreads|RunDlopen|RunForks|RunLongjmp|RunException'

@@ -43,7 +43,7 @@ TEST(CpuidCaches, DescribeAPlausibleHierarchy) {
 // ones above it (EDX bit 1). On AMD since Zen the L2 includes L1 and the L3 holds the L2's victims
 // (AMD's Software Optimization Guides for family 17h-1Ah, "Cache"); this VM's AMD EPYC says so.
 TEST(CpuidCaches, SayWhetherEachLevelIncludesTheOnesAbove) {
-  unsigned a, b, c, d;
+  unsigned a = 0, b = 0, c = 0, d = 0;
   const bool amd_topology = __get_cpuid(0x80000001, &a, &b, &c, &d) && ((c >> 22) & 1) &&
                             __get_cpuid(0, &a, &b, &c, &d) && b == 0x68747541;  // "Auth"enticAMD
   const bool intel = __get_cpuid(0, &a, &b, &c, &d) && b == 0x756e6547;          // "Genu"ineIntel
