@@ -4,18 +4,30 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "counters/perf_event_open.hpp"
+#include "survey/stack_unwind.hpp"
 
 namespace roofprof::survey {
 
 namespace {
 
-constexpr size_t kDataPages = 256;  // 1 MiB: about 3000 samples of deep call chains
+// 4 MiB: about 250 samples with their stack copies, 25 ms at 10 kHz on one CPU (read every 10 ms).
+// Halved down to kMinDataPages where the locked-memory limit refuses it (an ordinary user).
+constexpr size_t kDataPages = 1024;
+constexpr size_t kMinDataPages = 64;
+
+// The registers sampled (PERF_REG_X86_*, asm/perf_regs.h): AX..IP (0-8) and R8..R15 (16-23),
+// the kernel writes them in bit order.
+constexpr uint64_t kRegsMask = 0x1ffull | (0xffull << 16);
+// PERF_REG_X86_* bit -> libunwind's UNW_X86_64_* number (UserRegs).
+constexpr int kUnwReg[24] = {0 /*AX*/, 3 /*BX*/, 2 /*CX*/, 1 /*DX*/, 4 /*SI*/, 5 /*DI*/, 6 /*BP*/, 7 /*SP*/,
+                             16 /*IP*/, -1, -1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15};
 
 perf_event_attr sampling_attr(unsigned rate_hz) {
   perf_event_attr a{};
@@ -23,7 +35,10 @@ perf_event_attr sampling_attr(unsigned rate_hz) {
   a.type = PERF_TYPE_SOFTWARE;
   a.config = PERF_COUNT_SW_CPU_CLOCK;
   a.sample_period = 1'000'000'000ull / rate_hz;  // ns of CPU time
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+                  PERF_SAMPLE_STACK_USER;
+  a.sample_regs_user = kRegsMask;
+  a.sample_stack_user = uint32_t(kStackCopyBytes);
   a.disabled = 1;
   a.enable_on_exec = 1;
   a.inherit = 1;
@@ -35,8 +50,9 @@ perf_event_attr sampling_attr(unsigned rate_hz) {
   return a;
 }
 
-// The record body after perf_event_header, as sampling_attr asks for it.
-void read_sample(const uint8_t* p, const uint8_t* end, Samples& out) {
+// The record body after perf_event_header, as sampling_attr asks for it: the kernel's
+// frame-pointer chain is kept unless the copied stack unwinds with CFI.
+void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder& unwinder, Samples& out) {
   auto u64 = [&p, end]() {
     uint64_t v = 0;
     if (p + 8 <= end) std::memcpy(&v, p, 8);
@@ -54,6 +70,25 @@ void read_sample(const uint8_t* p, const uint8_t* end, Samples& out) {
     if (a >= uint64_t(PERF_CONTEXT_MAX)) continue;  // PERF_CONTEXT_USER and friends
     if (a == s.ip && s.callers.empty()) continue;   // the chain starts with the sampled ip
     s.callers.push_back(a);
+  }
+  UserRegs regs{};
+  const uint64_t abi = u64();  // PERF_SAMPLE_REGS_ABI_NONE (0): a kernel thread, no user registers
+  if (abi != 0)
+    for (int bit = 0; bit < 24; ++bit)
+      if (kRegsMask >> bit & 1) {
+        const uint64_t v = u64();
+        regs[size_t(kUnwReg[bit])] = v;
+      }
+  const uint64_t size = u64();
+  const uint8_t* stack = p;
+  p += size;
+  const uint64_t dyn_size = size ? u64() : 0;  // the part of the copy that is stack
+  if (abi != 0 && size && p <= end && regs[16] == s.ip) {
+    auto cfi = unwinder.callers(out.mappings, s.pid, regs, {stack, size_t(std::min(size, dyn_size))});
+    if (cfi) {
+      s.callers = std::move(*cfi);
+      s.unwound = true;
+    }
   }
   out.samples.push_back(std::move(s));
 }
@@ -84,12 +119,13 @@ struct Sampler::Ring {
   ~Ring() {
     if (base != MAP_FAILED) ::munmap(base, size);
   }
-  void drain(Samples& out);
+  // Mappings and lost counts into `out`, sample bodies into `pending`.
+  void drain(Samples& out, std::vector<std::vector<uint8_t>>& pending);
 };
 
 // The kernel maps no ring of an inherited per-task event (all its threads would write one
 // buffer): one event per CPU, as perf record does, each with its ring.
-Sampler::Sampler(pid_t pid, unsigned rate_hz) {
+Sampler::Sampler(pid_t pid, unsigned rate_hz) : unwinder_(std::make_unique<StackUnwinder>()) {
   const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
   const size_t page = size_t(::sysconf(_SC_PAGESIZE));
   for (int cpu = 0; cpu < cpus; ++cpu) {
@@ -108,8 +144,11 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz) {
                                   "roofprof doctor", cpu, std::strerror(errno)));
     auto ring = std::make_unique<Ring>();
     ring->fd = counters::PerfFd(fd);
-    ring->size = page * (kDataPages + 1);
-    ring->base = ::mmap(nullptr, ring->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    for (size_t pages = kDataPages; ring->base == MAP_FAILED && pages >= kMinDataPages; pages /= 2) {
+      ring->size = page * (pages + 1);
+      ring->base = ::mmap(nullptr, ring->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (ring->base == MAP_FAILED && errno != EPERM && errno != ENOMEM) break;
+    }
     if (ring->base == MAP_FAILED)
       throw UserError(fmt::format("cannot map the sampling buffer ({}); raise "
                                   "/proc/sys/kernel/perf_event_mlock_kb", std::strerror(errno)));
@@ -120,26 +159,34 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz) {
 
 Sampler::~Sampler() = default;
 
+// Every ring's mappings first: a thread may map a library on one CPU and be sampled in it on another.
 void Sampler::drain(Samples& out) {
-  for (auto& r : rings_) r->drain(out);
+  std::vector<std::vector<uint8_t>> pending;
+  for (auto& r : rings_) r->drain(out, pending);
+  for (const auto& rec : pending) read_sample(rec.data(), rec.data() + rec.size(), *unwinder_, out);
 }
 
-void Sampler::Ring::drain(Samples& out) {
+void Sampler::Ring::drain(Samples& out, std::vector<std::vector<uint8_t>>& pending) {
   auto* meta = static_cast<perf_event_mmap_page*>(base);
   const uint8_t* data = static_cast<const uint8_t*>(base) + meta->data_offset;
   const uint64_t size = meta->data_size;
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = meta->data_tail;
+  auto copy = [&](uint64_t from, size_t n, uint8_t* to) {  // the ring wraps around
+    const size_t at = size_t(from % size), first = std::min<size_t>(n, size - at);
+    std::memcpy(to, data + at, first);
+    std::memcpy(to + first, data, n - first);
+  };
   std::vector<uint8_t> rec;
   while (tail + sizeof(perf_event_header) <= head) {
     perf_event_header h;
-    for (size_t i = 0; i < sizeof h; ++i) reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
+    copy(tail, sizeof h, reinterpret_cast<uint8_t*>(&h));
     if (h.size < sizeof h || tail + h.size > head) break;
     rec.resize(h.size);
-    for (size_t i = 0; i < h.size; ++i) rec[i] = data[(tail + i) % size];
+    copy(tail, h.size, rec.data());
     const uint8_t* body = rec.data() + sizeof h;
     const uint8_t* end = rec.data() + h.size;
-    if (h.type == PERF_RECORD_SAMPLE) read_sample(body, end, out);
+    if (h.type == PERF_RECORD_SAMPLE) pending.emplace_back(body, end);
     else if (h.type == PERF_RECORD_MMAP2) read_mmap2(body, end, out);
     else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
       uint64_t lost = 0;

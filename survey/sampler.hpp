@@ -1,8 +1,10 @@
 #pragma once
 // Sampling a started program: one perf_event per CPU (cpu-clock, a software event that
 // needs no PMU; inherited by its threads and children), its ring buffer read while it runs.
-// Each sample is the interrupted instruction and the user call chain the kernel walked by
-// frame pointers; each mmap of an executable file is kept to symbolize them (docs/survey.md).
+// Each sample is the interrupted instruction and its user call chain: unwound with DWARF CFI from
+// the sample's registers and copy of the user stack (survey/stack_unwind.hpp), else the chain the
+// kernel walked by frame pointers; each mmap of an executable file is kept to symbolize them
+// (docs/survey.md).
 #include <sys/types.h>
 
 #include <cstdint>
@@ -15,8 +17,14 @@ namespace roofprof::survey {
 struct Sample {
   uint32_t pid = 0, tid = 0;
   uint64_t ip = 0;                  // where the program was interrupted (a kernel address in a system call)
-  std::vector<uint64_t> callers;    // user return addresses, innermost first (frame pointers)
+  std::vector<uint64_t> callers;    // user return addresses, innermost first
+  bool unwound = false;             // callers unwound with CFI (else the kernel's frame-pointer walk)
 };
+
+// The top of the user stack each sample copies (PERF_SAMPLE_STACK_USER) for CFI unwinding.
+inline constexpr size_t kStackCopyBytes = 16 * 1024;
+
+class StackUnwinder;
 
 struct Mapping {  // a PERF_RECORD_MMAP2 of an executable file
   uint32_t pid = 0;
@@ -50,6 +58,7 @@ class Sampler {
   bool user_only_ = false;
   struct Ring;
   std::vector<std::unique_ptr<Ring>> rings_;  // one per CPU
+  std::unique_ptr<StackUnwinder> unwinder_;
 };
 
 }  // namespace roofprof::survey
