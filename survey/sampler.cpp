@@ -21,6 +21,7 @@ namespace {
 // Halved down to kMinDataPages where the locked-memory limit refuses it (an ordinary user).
 constexpr size_t kDataPages = 1024;
 constexpr size_t kMinDataPages = 64;
+constexpr uint64_t kKernelStart = 0xffff800000000000ull;
 
 // The registers sampled (PERF_REG_X86_*, asm/perf_regs.h): AX..IP (0-8) and R8..R15 (16-23),
 // the kernel writes them in bit order.
@@ -83,9 +84,13 @@ void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder& unwinder, 
   const uint8_t* stack = p;
   p += size;
   const uint64_t dyn_size = size ? u64() : 0;  // the part of the copy that is stack
-  if (abi != 0 && size && p <= end && regs[16] == s.ip) {
+  // In the kernel (a system call, a page fault) the user registers are where the program entered
+  // it: that instruction is the first "caller", as in the kernel's chain.
+  const bool in_kernel = s.ip >= kKernelStart;
+  if (abi != 0 && size && p <= end && (regs[16] == s.ip || in_kernel)) {
     auto cfi = unwinder.callers(out.mappings, s.pid, regs, {stack, size_t(std::min(size, dyn_size))});
     if (cfi) {
+      if (in_kernel) cfi->insert(cfi->begin(), regs[16]);
       s.callers = std::move(*cfi);
       s.unwound = true;
     }

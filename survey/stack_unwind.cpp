@@ -33,6 +33,7 @@ std::shared_ptr<const ModuleImage> ModuleImage::open(const std::string& path) {
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
       eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff + uint64_t(eh.e_phnum) * sizeof(Elf64_Phdr) > img->size_)
     return nullptr;
+  img->entry_ = eh.e_entry;
   bool first = true;
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
@@ -187,13 +188,23 @@ std::optional<std::vector<uint64_t>> StackUnwinder::callers(const std::vector<Ma
   unw_cursor_t cursor;
   if (unw_init_remote(&cursor, static_cast<unw_addr_space_t>(space_), &ctx) < 0) return std::nullopt;
   std::vector<uint64_t> out;
+  auto as = static_cast<unw_addr_space_t>(space_);
   while (int(out.size()) < depth) {
-    unw_proc_info_t pi;
-    if (unw_get_proc_info(&cursor, &pi) < 0) return std::nullopt;  // no FDE: libunwind would guess
+    // Without an FDE libunwind would guess (from %rbp): the chain stops there, cleanly only in
+    // a module's entry code (_start, ld.so's _dl_start_user).
+    unw_word_t ip = 0;
+    if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0) return std::nullopt;
+    const unw_word_t at = out.empty() ? ip : ip - 1;  // a caller: its call instruction
+    unw_proc_info_t pi{};
+    if (find_proc_info(as, at, &pi, 0, &ctx) < 0) {
+      const PlacedModule* m = mem.module_at(at);
+      const bool entry = m && at - m->bias >= m->image->entry() && at - m->bias < m->image->entry() + 256;
+      if (entry && !out.empty()) return out;
+      return std::nullopt;
+    }
     const int r = unw_step(&cursor);
     if (r == 0) return out;  // the outermost frame (_start, clone: return address undefined)
     if (r < 0) return std::nullopt;
-    unw_word_t ip = 0;
     if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0) return std::nullopt;
     if (ip == 0) return out;
     out.push_back(ip);

@@ -32,6 +32,7 @@ class ModuleImage {
   // The link-time address of the segment that holds file offset `offset`, or nullopt.
   std::optional<uint64_t> vaddr_of_offset(uint64_t offset) const;
   uint64_t eh_frame_hdr() const { return eh_frame_hdr_; }  // 0: none
+  uint64_t entry() const { return entry_; }                // e_entry
   uint64_t low() const { return low_; }
   uint64_t high() const { return high_; }
 
@@ -42,7 +43,7 @@ class ModuleImage {
   const uint8_t* bytes_ = nullptr;
   size_t size_ = 0;
   std::vector<Load> loads_;
-  uint64_t eh_frame_hdr_ = 0, low_ = 0, high_ = 0;
+  uint64_t eh_frame_hdr_ = 0, entry_ = 0, low_ = 0, high_ = 0;
 };
 
 // A module as one process mapped it: runtime = link-time + bias.
@@ -76,7 +77,8 @@ class StackUnwinder {
 
   // The callers' return addresses of a sample, innermost first (at most `depth`), unwound with
   // CFI from `regs` and the copied `stack`. nullopt when the unwinding failed before the
-  // outermost frame: a frame with no FDE, a read outside the copy and the modules.
+  // outermost frame: a frame with no FDE (except the entry code, which glibc writes without CFI:
+  // the outermost frame), a read outside the copy and the modules.
   std::optional<std::vector<uint64_t>> callers(const std::vector<Mapping>& maps, uint32_t pid, const UserRegs& regs,
                                                std::span<const uint8_t> stack, int depth = 256);
 
