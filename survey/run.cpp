@@ -12,7 +12,7 @@
 
 namespace roofprof::survey {
 
-SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz) {
+SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz, bool copy_stacks) {
   supervisor::Launch launch;
   launch.path = runnable_program(argv.at(0));
   launch.argv = argv;
@@ -23,13 +23,14 @@ SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz
   out.samples.period_s = 1.0 / rate_hz;
   std::optional<Sampler> sampler;
   try {
-    sampler.emplace(pid, rate_hz);
+    sampler.emplace(pid, rate_hz, copy_stacks);
   } catch (...) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
     throw;
   }
   out.samples.user_only = sampler->user_only();
+  out.samples.stacks_copied = copy_stacks;
   const int64_t start_ns = monotonic_ns();
   ::kill(pid, SIGCONT);
   supervisor::Child child(pid, policy);

@@ -17,9 +17,11 @@ namespace roofprof::survey {
 
 namespace {
 
-// 4 MiB: about 250 samples with their stack copies, 25 ms at 10 kHz on one CPU (read every 10 ms).
-// Halved down to kMinDataPages where the locked-memory limit refuses it (an ordinary user).
-constexpr size_t kDataPages = 1024;
+// 4 MiB: about 250 samples with their stack copies, 25 ms at 10 kHz on one CPU (read every 10 ms);
+// 1 MiB without: about 3000 samples of deep call chains. Halved down to kMinDataPages where the
+// locked-memory limit refuses it (an ordinary user).
+constexpr size_t kDataPagesWithStacks = 1024;
+constexpr size_t kDataPages = 256;
 constexpr size_t kMinDataPages = 64;
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
 
@@ -30,16 +32,18 @@ constexpr uint64_t kRegsMask = 0x1ffull | (0xffull << 16);
 constexpr int kUnwReg[24] = {0 /*AX*/, 3 /*BX*/, 2 /*CX*/, 1 /*DX*/, 4 /*SI*/, 5 /*DI*/, 6 /*BP*/, 7 /*SP*/,
                              16 /*IP*/, -1, -1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15};
 
-perf_event_attr sampling_attr(unsigned rate_hz) {
+perf_event_attr sampling_attr(unsigned rate_hz, bool copy_stacks) {
   perf_event_attr a{};
   a.size = sizeof a;
   a.type = PERF_TYPE_SOFTWARE;
   a.config = PERF_COUNT_SW_CPU_CLOCK;
   a.sample_period = 1'000'000'000ull / rate_hz;  // ns of CPU time
-  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
-                  PERF_SAMPLE_STACK_USER;
-  a.sample_regs_user = kRegsMask;
-  a.sample_stack_user = uint32_t(kStackCopyBytes);
+  a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+  if (copy_stacks) {
+    a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    a.sample_regs_user = kRegsMask;
+    a.sample_stack_user = uint32_t(kStackCopyBytes);
+  }
   a.disabled = 1;
   a.enable_on_exec = 1;
   a.inherit = 1;
@@ -53,7 +57,8 @@ perf_event_attr sampling_attr(unsigned rate_hz) {
 
 // The record body after perf_event_header, as sampling_attr asks for it: the kernel's
 // frame-pointer chain is kept unless the copied stack unwinds with CFI.
-void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder& unwinder, Samples& out) {
+// `unwinder` null: the attribute asked for no registers and stack.
+void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder* unwinder, Samples& out) {
   auto u64 = [&p, end]() {
     uint64_t v = 0;
     if (p + 8 <= end) std::memcpy(&v, p, 8);
@@ -72,6 +77,10 @@ void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder& unwinder, 
     if (a == s.ip && s.callers.empty()) continue;   // the chain starts with the sampled ip
     s.callers.push_back(a);
   }
+  if (!unwinder) {
+    out.samples.push_back(std::move(s));
+    return;
+  }
   UserRegs regs{};
   const uint64_t abi = u64();  // PERF_SAMPLE_REGS_ABI_NONE (0): a kernel thread, no user registers
   if (abi != 0)
@@ -88,7 +97,7 @@ void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder& unwinder, 
   // it: that instruction is the first "caller", as in the kernel's chain.
   const bool in_kernel = s.ip >= kKernelStart;
   if (abi != 0 && size && p <= end && (regs[16] == s.ip || in_kernel)) {
-    auto cfi = unwinder.callers(out.mappings, s.pid, regs, {stack, size_t(std::min(size, dyn_size))});
+    auto cfi = unwinder->callers(out.mappings, s.pid, regs, {stack, size_t(std::min(size, dyn_size))});
     if (cfi) {
       if (in_kernel) cfi->insert(cfi->begin(), regs[16]);
       s.callers = std::move(*cfi);
@@ -130,11 +139,12 @@ struct Sampler::Ring {
 
 // The kernel maps no ring of an inherited per-task event (all its threads would write one
 // buffer): one event per CPU, as perf record does, each with its ring.
-Sampler::Sampler(pid_t pid, unsigned rate_hz) : unwinder_(std::make_unique<StackUnwinder>()) {
+Sampler::Sampler(pid_t pid, unsigned rate_hz, bool copy_stacks)
+    : unwinder_(copy_stacks ? std::make_unique<StackUnwinder>() : nullptr) {
   const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
   const size_t page = size_t(::sysconf(_SC_PAGESIZE));
   for (int cpu = 0; cpu < cpus; ++cpu) {
-    perf_event_attr a = sampling_attr(rate_hz);
+    perf_event_attr a = sampling_attr(rate_hz, copy_stacks);
     a.exclude_kernel = user_only_;
     int fd = counters::perf_event_open_fd(a, pid, cpu, -1);
     if (fd < 0 && (errno == EACCES || errno == EPERM) && !user_only_) {
@@ -149,7 +159,7 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz) : unwinder_(std::make_unique<Stack
                                   "roofprof doctor", cpu, std::strerror(errno)));
     auto ring = std::make_unique<Ring>();
     ring->fd = counters::PerfFd(fd);
-    for (size_t pages = kDataPages; ring->base == MAP_FAILED && pages >= kMinDataPages; pages /= 2) {
+    for (size_t pages = copy_stacks ? kDataPagesWithStacks : kDataPages; ring->base == MAP_FAILED && pages >= kMinDataPages; pages /= 2) {
       ring->size = page * (pages + 1);
       ring->base = ::mmap(nullptr, ring->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       if (ring->base == MAP_FAILED && errno != EPERM && errno != ENOMEM) break;
@@ -168,7 +178,7 @@ Sampler::~Sampler() = default;
 void Sampler::drain(Samples& out) {
   std::vector<std::vector<uint8_t>> pending;
   for (auto& r : rings_) r->drain(out, pending);
-  for (const auto& rec : pending) read_sample(rec.data(), rec.data() + rec.size(), *unwinder_, out);
+  for (const auto& rec : pending) read_sample(rec.data(), rec.data() + rec.size(), unwinder_.get(), out);
 }
 
 void Sampler::Ring::drain(Samples& out, std::vector<std::vector<uint8_t>>& pending) {

@@ -40,13 +40,16 @@ struct Samples {
   // The kernel's part was not sampled: an ordinary user where perf_event_paranoid is 2 may
   // sample user space only. Time in system calls is then in no sample.
   bool user_only = false;
+  bool stacks_copied = false;  // samples carried their stacks for CFI unwinding (--unwind cfi)
 };
 
 class Sampler {
  public:
   // Opens the event on `pid` (stopped before its exec: counting starts at the exec) at
-  // `rate_hz` samples per second of CPU time. Throws UserError with advice when it cannot.
-  Sampler(pid_t pid, unsigned rate_hz);
+  // `rate_hz` samples per second of CPU time. `copy_stacks`: each sample also copies the user
+  // registers and kStackCopyBytes of user stack, and its callers are unwound with CFI; else
+  // they are the kernel's frame-pointer walk only. Throws UserError with advice when it cannot.
+  Sampler(pid_t pid, unsigned rate_hz, bool copy_stacks);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
