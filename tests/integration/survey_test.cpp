@@ -263,8 +263,8 @@ TEST(Survey, TotalIsInclusiveWithoutFramePointersThroughCfi) {
   EXPECT_GE(survey_total_of(by, "work"), by["work"]["self_samples"].get<double>());
   const char* chain[] = {"work", "level3", "level2", "level1", "main"};
   for (size_t i = 1; i < std::size(chain); ++i)
-    EXPECT_GE(survey_total_of(by, chain[i]), 0.9 * survey_total_of(by, chain[i - 1])) << chain[i] << " calls " << chain[i - 1]
-                                                                         << "\n" << r.out;
+    EXPECT_GE(survey_total_of(by, chain[i]), 0.9 * survey_total_of(by, chain[i - 1]))
+        << chain[i] << " calls " << chain[i - 1] << "\n" << r.out;
   EXPECT_EQ(doc["warnings"].dump().find("total is not inclusive"), std::string::npos) << doc["warnings"];
 
   auto fp = sb.roofprof({"survey", "--unwind", "fp", "--rate", "10000", "-o", "f.json", "--", fixture("run_deep_O2"),
