@@ -37,7 +37,7 @@ SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz
   // The ring holds about a second of samples at 1 kHz; reading it every 10 ms costs little.
   while (!child.wait(std::chrono::milliseconds(10))) sampler->drain(out.samples);
   out.wall_time_s = double(monotonic_ns() - start_ns) * 1e-9;
-  sampler->drain(out.samples);
+  sampler->drain(out.samples, true);  // and unwind what is left
   const int st = child.status();
   if (WIFEXITED(st)) out.exit_status = WEXITSTATUS(st);
   if (WIFSIGNALED(st)) out.term_signal = WTERMSIG(st);

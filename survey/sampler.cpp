@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "common/clock.hpp"
 #include "common/error.hpp"
 #include "counters/perf_event_open.hpp"
 #include "survey/stack_unwind.hpp"
@@ -17,13 +18,15 @@ namespace roofprof::survey {
 
 namespace {
 
-// 4 MiB: about 250 samples with their stack copies, 25 ms at 10 kHz on one CPU (read every 10 ms);
-// 1 MiB without: about 3000 samples of deep call chains. Halved down to kMinDataPages where the
-// locked-memory limit refuses it (an ordinary user).
-constexpr size_t kDataPagesWithStacks = 1024;
+// 8 MiB: about 500 samples with their stack copies, 50 ms at 10 kHz on one CPU (read every 10 ms,
+// later when a loaded machine runs roofprof late); 1 MiB without: about 3000 samples of deep call
+// chains. Halved down to kMinDataPages where the locked-memory limit refuses it (an ordinary user).
+constexpr size_t kDataPagesWithStacks = 2048;
 constexpr size_t kDataPages = 256;
 constexpr size_t kMinDataPages = 64;
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
+constexpr int64_t kUnwindBudgetNs = 5'000'000;
+constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 
 // The registers sampled (PERF_REG_X86_*, asm/perf_regs.h): AX..IP (0-8) and R8..R15 (16-23),
 // the kernel writes them in bit order.
@@ -55,10 +58,21 @@ perf_event_attr sampling_attr(unsigned rate_hz, bool copy_stacks) {
   return a;
 }
 
-// The record body after perf_event_header, as sampling_attr asks for it: the kernel's
-// frame-pointer chain is kept unless the copied stack unwinds with CFI.
-// `unwinder` null: the attribute asked for no registers and stack.
-void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder* unwinder, Samples& out) {
+}  // namespace
+
+// A sample whose copied stack is still to be unwound: the copy kept to the part that is stack.
+struct Sampler::Pending {
+  Sample sample;
+  UserRegs regs{};
+  std::vector<uint8_t> stack;
+};
+
+namespace {
+
+// The record body after perf_event_header, as sampling_attr asks for it: into `out` when it
+// cannot be unwound with CFI (no stack copied, `copy_stacks` false), else into `pending`.
+void read_sample(const uint8_t* p, const uint8_t* end, bool copy_stacks, Samples& out,
+                 std::vector<Sampler::Pending>& pending) {
   auto u64 = [&p, end]() {
     uint64_t v = 0;
     if (p + 8 <= end) std::memcpy(&v, p, 8);
@@ -77,7 +91,7 @@ void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder* unwinder, 
     if (a == s.ip && s.callers.empty()) continue;   // the chain starts with the sampled ip
     s.callers.push_back(a);
   }
-  if (!unwinder) {
+  if (!copy_stacks) {
     out.samples.push_back(std::move(s));
     return;
   }
@@ -93,16 +107,24 @@ void read_sample(const uint8_t* p, const uint8_t* end, StackUnwinder* unwinder, 
   const uint8_t* stack = p;
   p += size;
   const uint64_t dyn_size = size ? u64() : 0;  // the part of the copy that is stack
-  // In the kernel (a system call, a page fault) the user registers are where the program entered
-  // it: that instruction is the first "caller", as in the kernel's chain.
   const bool in_kernel = s.ip >= kKernelStart;
   if (abi != 0 && size && p <= end && (regs[16] == s.ip || in_kernel)) {
-    auto cfi = unwinder->callers(out.mappings, s.pid, regs, {stack, size_t(std::min(size, dyn_size))});
-    if (cfi) {
-      if (in_kernel) cfi->insert(cfi->begin(), regs[16]);
-      s.callers = std::move(*cfi);
-      s.unwound = true;
-    }
+    pending.push_back({std::move(s), regs, std::vector<uint8_t>(stack, stack + std::min(size, dyn_size))});
+    return;
+  }
+  out.samples.push_back(std::move(s));
+}
+
+// The kernel's frame-pointer chain is kept unless the copied stack unwinds with CFI.
+void unwind_sample(Sampler::Pending& ps, StackUnwinder& unwinder, Samples& out) {
+  Sample& s = ps.sample;
+  auto cfi = unwinder.callers(out.mappings, s.pid, ps.regs, ps.stack);
+  if (cfi) {
+    // In the kernel (a system call, a page fault) the user registers are where the program
+    // entered it: that instruction is the first "caller", as in the kernel's chain.
+    if (s.ip >= kKernelStart) cfi->insert(cfi->begin(), ps.regs[16]);
+    s.callers = std::move(*cfi);
+    s.unwound = true;
   }
   out.samples.push_back(std::move(s));
 }
@@ -134,7 +156,7 @@ struct Sampler::Ring {
     if (base != MAP_FAILED) ::munmap(base, size);
   }
   // Mappings and lost counts into `out`, sample bodies into `pending`.
-  void drain(Samples& out, std::vector<std::vector<uint8_t>>& pending);
+  void drain(std::vector<std::vector<uint8_t>>& pending, Samples& out);
 };
 
 // The kernel maps no ring of an inherited per-task event (all its threads would write one
@@ -175,13 +197,27 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz, bool copy_stacks)
 Sampler::~Sampler() = default;
 
 // Every ring's mappings first: a thread may map a library on one CPU and be sampled in it on another.
-void Sampler::drain(Samples& out) {
-  std::vector<std::vector<uint8_t>> pending;
-  for (auto& r : rings_) r->drain(out, pending);
-  for (const auto& rec : pending) read_sample(rec.data(), rec.data() + rec.size(), unwinder_.get(), out);
+// Unwinding takes longer than reading: while the program runs, at most kUnwindBudget of it per
+// call, so that the rings are read again in time; the rest waits (unless the backlog's copies
+// exceed kMaxBacklogBytes) and is unwound by later calls, all of it by drain(out, true).
+void Sampler::drain(Samples& out, bool all) {
+  std::vector<std::vector<uint8_t>> records;
+  for (auto& r : rings_) r->drain(records, out);
+  for (const auto& rec : records) {
+    const size_t before = pending_.size();
+    read_sample(rec.data(), rec.data() + rec.size(), bool(unwinder_), out, pending_);
+    if (pending_.size() > before) backlog_bytes_ += pending_.back().stack.size();
+  }
+  const int64_t deadline = monotonic_ns() + kUnwindBudgetNs;
+  size_t done = 0;
+  for (; done < pending_.size() && (all || backlog_bytes_ > kMaxBacklogBytes || monotonic_ns() < deadline); ++done) {
+    backlog_bytes_ -= pending_[done].stack.size();
+    unwind_sample(pending_[done], *unwinder_, out);
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(done));
 }
 
-void Sampler::Ring::drain(Samples& out, std::vector<std::vector<uint8_t>>& pending) {
+void Sampler::Ring::drain(std::vector<std::vector<uint8_t>>& pending, Samples& out) {
   auto* meta = static_cast<perf_event_mmap_page*>(base);
   const uint8_t* data = static_cast<const uint8_t*>(base) + meta->data_offset;
   const uint64_t size = meta->data_size;

@@ -53,8 +53,11 @@ class Sampler {
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
-  // Reads what the ring buffer holds into `out` (call it often enough not to lose samples).
-  void drain(Samples& out);
+  // Reads what the ring buffers hold into `out` (call it often enough not to lose samples).
+  // Samples with stack copies are unwound for at most a few milliseconds per call, the rest kept
+  // for later calls; `all`: every one (the program has ended).
+  void drain(Samples& out, bool all = false);
+  struct Pending;
   bool user_only() const { return user_only_; }
 
  private:
@@ -62,6 +65,8 @@ class Sampler {
   struct Ring;
   std::vector<std::unique_ptr<Ring>> rings_;  // one per CPU
   std::unique_ptr<StackUnwinder> unwinder_;
+  std::vector<Pending> pending_;  // samples read, not yet unwound, oldest first
+  size_t backlog_bytes_ = 0;      // their stack copies
 };
 
 }  // namespace roofprof::survey
