@@ -197,6 +197,7 @@ std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer
   std::map<std::string, uint64_t> without;  // samples per function without a frame pointer
   uint64_t count = 0;
   for (const Sample& s : samples.samples) {
+    if (s.unwound) continue;  // its callers came from CFI, not from frame pointers
     auto leaf = resolve.at(s.pid, s.ip);
     if (!leaf || !leaf->symbol) continue;
     auto it = keeps.find(leaf->key);
@@ -212,11 +213,16 @@ std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer
   std::vector<std::string> names;
   for (size_t i = 0; i < top.size() && i < 3; ++i) names.push_back(top[i].second);
   return fmt::format("total is not inclusive where code keeps no frame pointer: {} of {} samples ({:.1f} %) fell in "
-                     "functions built without one (gcc's default from -O1; most in {}), and the kernel's "
-                     "frame-pointer walk of their call chains skips their callers; roofprof does not unwind samples "
-                     "with DWARF CFI (build with -fno-omit-frame-pointer for inclusive totals)",
+                     "functions built without one (gcc's default from -O1; most in {}) and {}, and the kernel's "
+                     "frame-pointer walk of their call chains skips their callers (build with "
+                     "-fno-omit-frame-pointer{} for inclusive totals)",
                      count, samples.samples.size(), 100.0 * double(count) / double(samples.samples.size()),
-                     fmt::join(names, ", "));
+                     fmt::join(names, ", "),
+                     samples.stacks_copied
+                         ? fmt::format("could not be unwound with DWARF CFI (no .eh_frame entry, or a stack deeper "
+                                       "than the {} KiB each sample copies)", kStackCopyBytes / 1024)
+                         : "were not unwound with DWARF CFI (--unwind fp)",
+                     samples.stacks_copied ? ", or keep unwind tables" : "; or leave out --unwind fp");
 }
 
 result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache) {

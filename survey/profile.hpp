@@ -16,9 +16,10 @@ namespace roofprof::survey {
 // `probe` and `source` are filled for the functions with a symbol.
 result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache);
 
-// Said when samples fell in functions that keep no frame pointer (their first instructions are
-// not [endbr64] push %rbp; mov %rsp,%rbp): the kernel's frame-pointer walk loses their callers, so
-// `total` is not inclusive there. nullopt when every sampled function keeps one.
+// Said when samples that CFI could not unwind (Sample::unwound false) fell in functions that keep
+// no frame pointer (their first instructions are not [endbr64] push %rbp; mov %rsp,%rbp): the
+// kernel's frame-pointer walk loses their callers, so `total` is not inclusive there. nullopt
+// when every such sample was unwound or fell in a function that keeps one.
 std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer::ElfCache& cache);
 
 // One note per stripped module (no symbol table, its own or a debug file's) that has an

@@ -12,7 +12,7 @@
 
 namespace roofprof::survey {
 
-SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz) {
+SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz, bool copy_stacks) {
   supervisor::Launch launch;
   launch.path = runnable_program(argv.at(0));
   launch.argv = argv;
@@ -23,20 +23,21 @@ SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz
   out.samples.period_s = 1.0 / rate_hz;
   std::optional<Sampler> sampler;
   try {
-    sampler.emplace(pid, rate_hz);
+    sampler.emplace(pid, rate_hz, copy_stacks);
   } catch (...) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
     throw;
   }
   out.samples.user_only = sampler->user_only();
+  out.samples.stacks_copied = copy_stacks;
   const int64_t start_ns = monotonic_ns();
   ::kill(pid, SIGCONT);
   supervisor::Child child(pid, policy);
   // The ring holds about a second of samples at 1 kHz; reading it every 10 ms costs little.
   while (!child.wait(std::chrono::milliseconds(10))) sampler->drain(out.samples);
   out.wall_time_s = double(monotonic_ns() - start_ns) * 1e-9;
-  sampler->drain(out.samples);
+  sampler->drain(out.samples, true);  // and unwind what is left
   const int st = child.status();
   out.ending = supervisor::Ending::of_wait_status(st);
   out.complete = !policy.interrupted() && !child.killed();

@@ -17,7 +17,8 @@ struct SampledRun {
   double wall_time_s = 0;
 };
 
-// Throws UserError when the program cannot be started or sampled.
-SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz);
+// Throws UserError when the program cannot be started or sampled. `copy_stacks`: unwind with
+// CFI (Sampler).
+SampledRun sample_program(const std::vector<std::string>& argv, unsigned rate_hz, bool copy_stacks);
 
 }  // namespace roofprof::survey

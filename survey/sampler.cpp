@@ -4,26 +4,49 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 
+#include "common/clock.hpp"
 #include "common/error.hpp"
 #include "counters/perf_event_open.hpp"
+#include "survey/stack_unwind.hpp"
 
 namespace roofprof::survey {
 
 namespace {
 
-constexpr size_t kDataPages = 256;  // 1 MiB: about 3000 samples of deep call chains
+// 8 MiB: about 500 samples with their stack copies, 50 ms at 10 kHz on one CPU (read every 10 ms,
+// later when a loaded machine runs roofprof late); 1 MiB without: about 3000 samples of deep call
+// chains. Halved down to kMinDataPages where the locked-memory limit refuses it (an ordinary user).
+constexpr size_t kDataPagesWithStacks = 2048;
+constexpr size_t kDataPages = 256;
+constexpr size_t kMinDataPages = 64;
+constexpr uint64_t kKernelStart = 0xffff800000000000ull;
+constexpr int64_t kUnwindBudgetNs = 5'000'000;
+constexpr size_t kMaxBacklogBytes = size_t(256) << 20;
 
-perf_event_attr sampling_attr(unsigned rate_hz) {
+// The registers sampled (PERF_REG_X86_*, asm/perf_regs.h): AX..IP (0-8) and R8..R15 (16-23),
+// the kernel writes them in bit order.
+constexpr uint64_t kRegsMask = 0x1ffull | (0xffull << 16);
+// PERF_REG_X86_* bit -> libunwind's UNW_X86_64_* number (UserRegs).
+constexpr int kUnwReg[24] = {0 /*AX*/, 3 /*BX*/, 2 /*CX*/, 1 /*DX*/, 4 /*SI*/, 5 /*DI*/, 6 /*BP*/, 7 /*SP*/,
+                             16 /*IP*/, -1, -1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15};
+
+perf_event_attr sampling_attr(unsigned rate_hz, bool copy_stacks) {
   perf_event_attr a{};
   a.size = sizeof a;
   a.type = PERF_TYPE_SOFTWARE;
   a.config = PERF_COUNT_SW_CPU_CLOCK;
   a.sample_period = 1'000'000'000ull / rate_hz;  // ns of CPU time
   a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+  if (copy_stacks) {
+    a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+    a.sample_regs_user = kRegsMask;
+    a.sample_stack_user = uint32_t(kStackCopyBytes);
+  }
   a.disabled = 1;
   a.enable_on_exec = 1;
   a.inherit = 1;
@@ -35,8 +58,21 @@ perf_event_attr sampling_attr(unsigned rate_hz) {
   return a;
 }
 
-// The record body after perf_event_header, as sampling_attr asks for it.
-void read_sample(const uint8_t* p, const uint8_t* end, Samples& out) {
+}  // namespace
+
+// A sample whose copied stack is still to be unwound: the copy kept to the part that is stack.
+struct Sampler::Pending {
+  Sample sample;
+  UserRegs regs{};
+  std::vector<uint8_t> stack;
+};
+
+namespace {
+
+// The record body after perf_event_header, as sampling_attr asks for it: into `out` when it
+// cannot be unwound with CFI (no stack copied, `copy_stacks` false), else into `pending`.
+void read_sample(const uint8_t* p, const uint8_t* end, bool copy_stacks, Samples& out,
+                 std::vector<Sampler::Pending>& pending) {
   auto u64 = [&p, end]() {
     uint64_t v = 0;
     if (p + 8 <= end) std::memcpy(&v, p, 8);
@@ -54,6 +90,41 @@ void read_sample(const uint8_t* p, const uint8_t* end, Samples& out) {
     if (a >= uint64_t(PERF_CONTEXT_MAX)) continue;  // PERF_CONTEXT_USER and friends
     if (a == s.ip && s.callers.empty()) continue;   // the chain starts with the sampled ip
     s.callers.push_back(a);
+  }
+  if (!copy_stacks) {
+    out.samples.push_back(std::move(s));
+    return;
+  }
+  UserRegs regs{};
+  const uint64_t abi = u64();  // PERF_SAMPLE_REGS_ABI_NONE (0): a kernel thread, no user registers
+  if (abi != 0)
+    for (int bit = 0; bit < 24; ++bit)
+      if (kRegsMask >> bit & 1) {
+        const uint64_t v = u64();
+        regs[size_t(kUnwReg[bit])] = v;
+      }
+  const uint64_t size = u64();
+  const uint8_t* stack = p;
+  p += size;
+  const uint64_t dyn_size = size ? u64() : 0;  // the part of the copy that is stack
+  const bool in_kernel = s.ip >= kKernelStart;
+  if (abi != 0 && size && p <= end && (regs[16] == s.ip || in_kernel)) {
+    pending.push_back({std::move(s), regs, std::vector<uint8_t>(stack, stack + std::min(size, dyn_size))});
+    return;
+  }
+  out.samples.push_back(std::move(s));
+}
+
+// The kernel's frame-pointer chain is kept unless the copied stack unwinds with CFI.
+void unwind_sample(Sampler::Pending& ps, StackUnwinder& unwinder, Samples& out) {
+  Sample& s = ps.sample;
+  auto cfi = unwinder.callers(out.mappings, s.pid, ps.regs, ps.stack);
+  if (cfi) {
+    // In the kernel (a system call, a page fault) the user registers are where the program
+    // entered it: that instruction is the first "caller", as in the kernel's chain.
+    if (s.ip >= kKernelStart) cfi->insert(cfi->begin(), ps.regs[16]);
+    s.callers = std::move(*cfi);
+    s.unwound = true;
   }
   out.samples.push_back(std::move(s));
 }
@@ -84,16 +155,18 @@ struct Sampler::Ring {
   ~Ring() {
     if (base != MAP_FAILED) ::munmap(base, size);
   }
-  void drain(Samples& out);
+  // Mappings and lost counts into `out`, sample bodies into `pending`.
+  void drain(std::vector<std::vector<uint8_t>>& pending, Samples& out);
 };
 
 // The kernel maps no ring of an inherited per-task event (all its threads would write one
 // buffer): one event per CPU, as perf record does, each with its ring.
-Sampler::Sampler(pid_t pid, unsigned rate_hz) {
+Sampler::Sampler(pid_t pid, unsigned rate_hz, bool copy_stacks)
+    : unwinder_(copy_stacks ? std::make_unique<StackUnwinder>() : nullptr) {
   const long cpus = ::sysconf(_SC_NPROCESSORS_CONF);
   const size_t page = size_t(::sysconf(_SC_PAGESIZE));
   for (int cpu = 0; cpu < cpus; ++cpu) {
-    perf_event_attr a = sampling_attr(rate_hz);
+    perf_event_attr a = sampling_attr(rate_hz, copy_stacks);
     a.exclude_kernel = user_only_;
     int fd = counters::perf_event_open_fd(a, pid, cpu, -1);
     if (fd < 0 && (errno == EACCES || errno == EPERM) && !user_only_) {
@@ -108,8 +181,11 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz) {
                                   "roofprof doctor", cpu, std::strerror(errno)));
     auto ring = std::make_unique<Ring>();
     ring->fd = counters::PerfFd(fd);
-    ring->size = page * (kDataPages + 1);
-    ring->base = ::mmap(nullptr, ring->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    for (size_t pages = copy_stacks ? kDataPagesWithStacks : kDataPages; ring->base == MAP_FAILED && pages >= kMinDataPages; pages /= 2) {
+      ring->size = page * (pages + 1);
+      ring->base = ::mmap(nullptr, ring->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (ring->base == MAP_FAILED && errno != EPERM && errno != ENOMEM) break;
+    }
     if (ring->base == MAP_FAILED)
       throw UserError(fmt::format("cannot map the sampling buffer ({}); raise "
                                   "/proc/sys/kernel/perf_event_mlock_kb", std::strerror(errno)));
@@ -120,26 +196,48 @@ Sampler::Sampler(pid_t pid, unsigned rate_hz) {
 
 Sampler::~Sampler() = default;
 
-void Sampler::drain(Samples& out) {
-  for (auto& r : rings_) r->drain(out);
+// Every ring's mappings first: a thread may map a library on one CPU and be sampled in it on another.
+// Unwinding takes longer than reading: while the program runs, at most kUnwindBudget of it per
+// call, so that the rings are read again in time; the rest waits (unless the backlog's copies
+// exceed kMaxBacklogBytes) and is unwound by later calls, all of it by drain(out, true).
+void Sampler::drain(Samples& out, bool all) {
+  std::vector<std::vector<uint8_t>> records;
+  for (auto& r : rings_) r->drain(records, out);
+  for (const auto& rec : records) {
+    const size_t before = pending_.size();
+    read_sample(rec.data(), rec.data() + rec.size(), bool(unwinder_), out, pending_);
+    if (pending_.size() > before) backlog_bytes_ += pending_.back().stack.size();
+  }
+  const int64_t deadline = monotonic_ns() + kUnwindBudgetNs;
+  size_t done = 0;
+  for (; done < pending_.size() && (all || backlog_bytes_ > kMaxBacklogBytes || monotonic_ns() < deadline); ++done) {
+    backlog_bytes_ -= pending_[done].stack.size();
+    unwind_sample(pending_[done], *unwinder_, out);
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(done));
 }
 
-void Sampler::Ring::drain(Samples& out) {
+void Sampler::Ring::drain(std::vector<std::vector<uint8_t>>& pending, Samples& out) {
   auto* meta = static_cast<perf_event_mmap_page*>(base);
   const uint8_t* data = static_cast<const uint8_t*>(base) + meta->data_offset;
   const uint64_t size = meta->data_size;
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = meta->data_tail;
+  auto copy = [&](uint64_t from, size_t n, uint8_t* to) {  // the ring wraps around
+    const size_t at = size_t(from % size), first = std::min<size_t>(n, size - at);
+    std::memcpy(to, data + at, first);
+    std::memcpy(to + first, data, n - first);
+  };
   std::vector<uint8_t> rec;
   while (tail + sizeof(perf_event_header) <= head) {
     perf_event_header h;
-    for (size_t i = 0; i < sizeof h; ++i) reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
+    copy(tail, sizeof h, reinterpret_cast<uint8_t*>(&h));
     if (h.size < sizeof h || tail + h.size > head) break;
     rec.resize(h.size);
-    for (size_t i = 0; i < h.size; ++i) rec[i] = data[(tail + i) % size];
+    copy(tail, h.size, rec.data());
     const uint8_t* body = rec.data() + sizeof h;
     const uint8_t* end = rec.data() + h.size;
-    if (h.type == PERF_RECORD_SAMPLE) read_sample(body, end, out);
+    if (h.type == PERF_RECORD_SAMPLE) pending.emplace_back(body, end);
     else if (h.type == PERF_RECORD_MMAP2) read_mmap2(body, end, out);
     else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
       uint64_t lost = 0;

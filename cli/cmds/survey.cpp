@@ -34,6 +34,7 @@ struct SurveyOptions {
   size_t top = 20;
   double min_percent = 0;
   std::string sort;  // "" : time, or work under --backend emul
+  std::string unwind = "cfi";  // cfi: copy each sample's stack and unwind it with CFI; fp: frame pointers only
   bool cache_sim = true;
   std::string cache_geometry;           // --cache-geometry as given
   std::vector<CacheInfo> cache_levels;  // its levels; empty: the host's caches
@@ -86,7 +87,7 @@ int run(const SurveyOptions& o) {
   const bool emul = o.backend == "emul";
   const unsigned rate = o.rate ? o.rate : emul ? kEmulRate : kDefaultRate;
   if (!o.quiet) std::fprintf(stderr, "roofprof: sampling cpu-clock at %u Hz\n", rate);
-  survey::SampledRun sampled = survey::sample_program(o.command, rate);
+  survey::SampledRun sampled = survey::sample_program(o.command, rate, o.unwind == "cfi");
   result::Run res = survey_header(o, sampled);
   symbolizer::ElfCache cache;
   res.survey = survey::build_survey(sampled.samples, cache);
@@ -138,6 +139,12 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
   sub.add_option("--sort", o->sort, "time: by sampled self time (default); work: by exact self W (default with "
                                     "--backend emul)")
       ->check(CLI::IsMember({"time", "work"}));
+  sub.add_option("--unwind", o->unwind,
+                 "call chains for the total column: cfi: each sample's stack copied (16 KiB) and unwound with "
+                 "DWARF CFI, frame pointers where that fails; fp: the kernel's frame-pointer walk only (cheaper, "
+                 "not inclusive in code built without frame pointers)")
+      ->check(CLI::IsMember({"cfi", "fp"}))
+      ->capture_default_str();
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation: no cache simulation (L1 traffic only)");
   add_cache_geometry_option(sub, o->cache_geometry, "; with --backend emul");
   sub.add_flag("--quiet,-q", o->quiet, "no progress or notes on stderr");

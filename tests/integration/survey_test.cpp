@@ -225,11 +225,13 @@ TEST(Survey, EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack) {
   size_t emulated = 0;
   for (const auto& f : doc["survey"]["functions"]) {
     SCOPED_TRACE(f["name"].get<std::string>());
-    for (const char* key : {"self_flops", "self_instructions"})
-      if (!f[key].is_null()) EXPECT_GE(f[key].get<double>(), 0) << key;
+    for (const char* key : {"self_flops", "self_instructions"}) {
+      if (!f[key].is_null()) { EXPECT_GE(f[key].get<double>(), 0) << key; }
+    }
     for (const auto& [level, b] : f["self_bytes"].items())
-      for (const char* rw : {"read", "write"})
-        if (!b[rw].is_null()) EXPECT_GE(b[rw].get<double>(), 0) << level << " " << rw;
+      for (const char* rw : {"read", "write"}) {
+        if (!b[rw].is_null()) { EXPECT_GE(b[rw].get<double>(), 0) << level << " " << rw; }
+      }
     emulated += !f["self_flops"].is_null();
   }
   EXPECT_GE(emulated, 2u) << s.diag();
@@ -243,19 +245,55 @@ TEST(Survey, EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack) {
   EXPECT_EQ(run.exit_code(), 0) << run.diag();
 }
 
-// -O2 -fomit-frame-pointer: `work` keeps no frame pointer, so the kernel's walk skips its
-// callers (phase_a, phase_b): the survey says its total is not inclusive there, naming `work`.
-// The -O0 kernels keep theirs and are never named.
+// A function's total samples in `by` (functions_of); 0 when the survey has no such row.
+double survey_total_of(const std::map<std::string, json>& by, const std::string& name) {
+  auto it = by.find(name);
+  return it == by.end() ? 0 : it->second["total_samples"].get<double>();
+}
+
+// -O2 -fomit-frame-pointer: no function keeps a frame pointer, so the kernel's walk skips every
+// caller of `work` (level3, level2, level1, main). Each sample's copied stack unwound with DWARF
+// CFI gives them back: every caller's total holds its callee's, with no warning. With --unwind fp
+// (the kernel's walk only) the same program's callers have almost nothing, and the survey says so.
+TEST(Survey, TotalIsInclusiveWithoutFramePointersThroughCfi) {
+  Sandbox sb;
+  auto r = sb.roofprof({"survey", "--rate", "10000", "-o", "s.json", "--", fixture("run_deep_O2"), "4000000"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  json doc = load_result(r, "s.json");
+  auto by = functions_of(doc);
+  ASSERT_EQ(doc["survey"]["functions"][0]["name"], "work") << r.diag();
+  EXPECT_GE(survey_total_of(by, "work"), by["work"]["self_samples"].get<double>());
+  const char* chain[] = {"work", "level3", "level2", "level1", "main"};
+  for (size_t i = 1; i < std::size(chain); ++i)
+    EXPECT_GE(survey_total_of(by, chain[i]), 0.9 * survey_total_of(by, chain[i - 1]))
+        << chain[i] << " calls " << chain[i - 1] << "\n" << r.out;
+  EXPECT_EQ(doc["warnings"].dump().find("total is not inclusive"), std::string::npos) << doc["warnings"];
+
+  auto fp = sb.roofprof({"survey", "--unwind", "fp", "--rate", "10000", "-o", "f.json", "--", fixture("run_deep_O2"),
+                         "4000000"});
+  ASSERT_EQ(fp.exit_code(), 0) << fp.diag();
+  json fdoc = load_result(fp, "f.json");
+  auto fby = functions_of(fdoc);
+  EXPECT_LT(survey_total_of(fby, "level1"), 0.5 * survey_total_of(fby, "work")) << fp.out;
+  EXPECT_NE(fdoc["warnings"].dump().find("were not unwound with DWARF CFI (--unwind fp)"), std::string::npos)
+      << fdoc["warnings"];
+}
+
+// Built without unwind tables too (-fno-asynchronous-unwind-tables): `work` keeps no frame pointer
+// and has no FDE, so neither CFI nor the kernel's walk finds its callers: the survey says its total
+// is not inclusive there, naming `work`. The -O0 kernels keep theirs and are never named.
 TEST(Survey, SaysTotalIsNotInclusiveWithoutFramePointers) {
   Sandbox sb;
-  auto r = sb.roofprof({"survey", "--rate", "10000", "-o", "s.json", "--", fixture("run_callers_O2"), "4000000"});
+  auto r = sb.roofprof({"survey", "--rate", "10000", "-o", "s.json", "--", fixture("run_deep_O2_notables"), "4000000"});
   ASSERT_EQ(r.exit_code(), 0) << r.diag();
   json doc = load_result(r, "s.json");
   ASSERT_EQ(doc["survey"]["functions"][0]["name"], "work") << r.diag();
   const std::string note = "total is not inclusive where code keeps no frame pointer: ";
   EXPECT_NE(doc["warnings"].dump().find(note), std::string::npos) << doc["warnings"];
   EXPECT_NE(doc["warnings"].dump().find("(gcc's default from -O1; most in work"), std::string::npos) << doc["warnings"];
+  EXPECT_NE(doc["warnings"].dump().find("could not be unwound with DWARF CFI"), std::string::npos) << doc["warnings"];
   EXPECT_NE(r.err.find("roofprof: warning: " + note), std::string::npos) << r.diag();
+  EXPECT_LT(survey_total_of(functions_of(doc), "level1"), 0.5 * survey_total_of(functions_of(doc), "work")) << r.out;
 
   auto kept = sb.roofprof({"survey", "--rate", "10000", "-o", "k.json", "--", fixture("run_three_kernels"), "20"});
   ASSERT_EQ(kept.exit_code(), 0) << kept.diag();
