@@ -251,7 +251,10 @@ result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache)
     }
     for (uint64_t ret : s.callers) {
       auto caller = resolve.at(s.pid, ret - 1);  // the call instruction, not the one after it
-      if (!caller || !caller->symbol) break;     // the frame-pointer chain went astray
+      if (!caller) break;                        // in no file: the chain went astray
+      // A caller without a symbol: on a frame-pointer chain the chain went astray; unwound by
+      // CFI it is real (a stripped module's internal function), and its callers are too.
+      if (!caller->symbol && !s.unwound) break;
       if (seen.insert(caller->key).second) ++count(*caller).total_samples;
     }
   }
@@ -264,6 +267,45 @@ result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache)
   std::sort(out.functions.begin(), out.functions.end(), [](const auto& a, const auto& b) {
     return std::tie(b.self_samples, b.total_samples, a.name) < std::tie(a.self_samples, a.total_samples, b.name);
   });
+  return out;
+}
+
+std::vector<std::string> unknown_entry_notes(const Samples& samples, symbolizer::ElfCache& cache) {
+  Resolver resolve(samples.mappings, cache);
+  // Per module with unknown code: its samples there, and per named caller the samples it was the
+  // first named frame of.
+  struct Unknown {
+    uint64_t samples = 0;
+    std::map<std::string, uint64_t> through;
+  };
+  std::map<std::string, Unknown> by_module;
+  for (const Sample& s : samples.samples) {
+    auto leaf = resolve.at(s.pid, s.ip);
+    if (!leaf || leaf->symbol || leaf->key.first.empty()) continue;
+    Unknown& u = by_module[leaf->key.first];
+    ++u.samples;
+    for (uint64_t ret : s.callers) {
+      auto caller = resolve.at(s.pid, ret - 1);
+      if (!caller || (!caller->symbol && !s.unwound)) break;
+      if (!caller->symbol) continue;
+      ++u.through[caller->symbol->demangled];
+      break;
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [module, u] : by_module) {
+    std::vector<std::pair<uint64_t, std::string>> ranked;
+    for (const auto& [name, n] : u.through) ranked.emplace_back(n, name);
+    if (ranked.empty()) continue;
+    std::sort(ranked.rbegin(), ranked.rend());
+    std::string list;
+    for (size_t i = 0; i < ranked.size() && i < 3; ++i)
+      list += fmt::format("{}{} ({:.0f} %)", i ? ", " : "", ranked[i].second,
+                          100.0 * double(ranked[i].first) / double(u.samples));
+    out.push_back(fmt::format("[unknown in {}] was reached through {}: a region on that function measures it "
+                              "(its samples there, by the first caller with a name)",
+                              path_basename(module), list));
+  }
   return out;
 }
 

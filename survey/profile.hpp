@@ -27,6 +27,12 @@ std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer
 // (stripped...)..." naming the debug file and package that would name its functions.
 std::vector<std::string> stripped_module_notes(const result::Survey& survey, symbolizer::ElfCache& cache);
 
+// One note per module with samples in code it names no function for ("[unknown in MODULE]": a
+// stripped library's internal functions): the named functions it was reached through (the first
+// caller with a symbol, at most three, with their shares of those samples), on which a region
+// measures it. None for a module whose unknown samples have no named caller.
+std::vector<std::string> unknown_entry_notes(const Samples& samples, symbolizer::ElfCache& cache);
+
 // How a function region of `symbol` in `elf` is measured (docs/survey.md): "patch" when its
 // entry can be patched in place (the combined mode's in-process probe, probes/entry_patch.hpp),
 // "agent" for an IFUNC (the agent hooks the implementation), "breakpoint" otherwise.

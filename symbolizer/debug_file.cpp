@@ -188,6 +188,7 @@ std::string stripped_message(const std::string& path, size_t exported, const Deb
   if (!search.build_id_path.empty()) looked.push_back(search.build_id_path);
   if (!search.debuglink.empty()) looked.push_back(search.debuglink + " (its .gnu_debuglink)");
   std::string msg = exported == 0 ? name + " has no symbol table (stripped: none of its functions has a name)"
+                   : exported == 1 ? name + " has no symbol table (stripped: only its one exported function has a name)"
                                    : fmt::format("{} has no symbol table (stripped: only its {} exported functions "
                                                  "have names)", name, exported);
   msg += looked.empty() ? " and names no debug file (no build-id, no .gnu_debuglink)"

@@ -104,6 +104,7 @@ int run(const SurveyOptions& o) {
   survey::select_functions(*res.survey, sel);
   keep_selected_regions(res);
   for (auto& note : survey::stripped_module_notes(*res.survey, cache)) res.warnings.push_back(std::move(note));
+  for (auto& note : survey::unknown_entry_notes(sampled.samples, cache)) res.warnings.push_back(std::move(note));
   if (auto note = survey::frame_pointer_note(sampled.samples, cache)) res.warnings.push_back(std::move(*note));
   result::write_atomic(res, target);
   const std::string table = report::render_survey_table(res);
