@@ -64,7 +64,7 @@ class In {
     uint64_t n = 0;
     if (!u64(n) || n > max || (bytes_.size() - at_) / sizeof(T) < n) return false;
     v.resize(n);
-    std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(T));
+    if (n) std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(T));  // an empty vector's data() may be null
     at_ += n * sizeof(T);
     return true;
   }

@@ -18,4 +18,7 @@ export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktra
 subset='RunBadInput|CommandLine|RunExits|RunCrash|RunSpan|RunThreads|RunDlopen|RunForks|RunLongjmp|RunException'
 subset+='|CombinedMode|PreloadCli|Modes/PreloadSemantics|PreloadEmul|EmulProcesses|Groups|CallerGroups|NativeCounting'
 subset+='|RunResultFile|ReportCli|Trace|Hatchet|Symbols|Names|DebugLog|Survey'
-ctest --test-dir "$build" --output-on-failure -j"$jobs" -R "^unit\\.|^integration\\.(${subset})\\." -LE slow
+# Left out: the check that the ceilings kernels' inner loops keep their data in registers, a
+# property of the optimised, uninstrumented build that ships (instrumented code spills).
+ctest --test-dir "$build" --output-on-failure -j"$jobs" -R "^unit\\.|^integration\\.(${subset})\\." -LE slow \
+  -E 'CeilingsKernels\.InnerLoopsDoNotSpill'
