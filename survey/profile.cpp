@@ -225,6 +225,17 @@ std::optional<std::string> frame_pointer_note(const Samples& samples, symbolizer
                      samples.stacks_copied ? ", or keep unwind tables" : "; or leave out --unwind fp");
 }
 
+namespace {
+
+// Whether a sample's chain of callers goes on at `caller`: not in code of no file (the chain went
+// astray); without a symbol only when CFI unwound the sample (a stripped module's internal function,
+// whose callers are real), since a frame-pointer chain there has gone astray.
+bool chain_goes_on(const std::optional<Where>& caller, const Sample& s) {
+  return caller && (caller->symbol || s.unwound);
+}
+
+}  // namespace
+
 result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache) {
   Resolver resolve(samples.mappings, cache);
   std::map<Key, result::SurveyFunction> functions;
@@ -251,10 +262,7 @@ result::Survey build_survey(const Samples& samples, symbolizer::ElfCache& cache)
     }
     for (uint64_t ret : s.callers) {
       auto caller = resolve.at(s.pid, ret - 1);  // the call instruction, not the one after it
-      if (!caller) break;                        // in no file: the chain went astray
-      // A caller without a symbol: on a frame-pointer chain the chain went astray; unwound by
-      // CFI it is real (a stripped module's internal function), and its callers are too.
-      if (!caller->symbol && !s.unwound) break;
+      if (!chain_goes_on(caller, s)) break;
       if (seen.insert(caller->key).second) ++count(*caller).total_samples;
     }
   }
@@ -286,7 +294,7 @@ std::vector<std::string> unknown_entry_notes(const Samples& samples, symbolizer:
     ++u.samples;
     for (uint64_t ret : s.callers) {
       auto caller = resolve.at(s.pid, ret - 1);
-      if (!caller || (!caller->symbol && !s.unwound)) break;
+      if (!chain_goes_on(caller, s)) break;
       if (!caller->symbol) continue;
       ++u.through[caller->symbol->demangled];
       break;

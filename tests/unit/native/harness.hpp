@@ -64,4 +64,10 @@ Slots read_slots();                         // this thread's counts
 Slots delta(const Slots& before, const Slots& after);
 uint64_t total(const Slots& s);            // every class but x87 (the flops of SSE/AVX)
 
+// libnative_plan_cases.so, loaded once for every test file of the module that plans it.
+inline LoadedModule& plan_cases() {
+  static LoadedModule m(fixture_path("libnative_plan_cases.so"));
+  return m;
+}
+
 }  // namespace roofprof::native::test

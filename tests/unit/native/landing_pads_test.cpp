@@ -15,26 +15,22 @@
 namespace roofprof::native::test {
 namespace {
 
-LoadedModule& pads_cases() {
-  static LoadedModule m(fixture_path("libnative_plan_cases.so"));
-  return m;
-}
 
 TEST(LandingPads, AHandWrittenLsdasPad) {
-  ASSERT_NE(pads_cases().eh_frame_hdr(), 0u);
-  const auto pads = landing_pads(pads_cases().mapped(), pads_cases().eh_frame_hdr());
-  EXPECT_EQ(pads, std::vector<uint64_t>{pads_cases().address("p_pad_landing")});
+  ASSERT_NE(plan_cases().eh_frame_hdr(), 0u);
+  const auto pads = landing_pads(plan_cases().mapped(), plan_cases().eh_frame_hdr());
+  EXPECT_EQ(pads, std::vector<uint64_t>{plan_cases().address("p_pad_landing")});
 }
 
 TEST(LandingPads, AsBusyAddressesTheyStartSites) {
-  const uint64_t pad = pads_cases().address("p_pad_landing"), after = pads_cases().address("p_pad_after_call");
+  const uint64_t pad = plan_cases().address("p_pad_landing"), after = plan_cases().address("p_pad_after_call");
   // without them, the site after the call covers the pad 4 bytes in: under the jump
-  const ModulePlan blind = pads_cases().plan();
+  const ModulePlan blind = plan_cases().plan();
   bool covered = false;
   for (const Site& s : blind.sites) covered |= s.start == after && s.end > pad;
   EXPECT_TRUE(covered);
-  const auto pads = landing_pads(pads_cases().mapped(), pads_cases().eh_frame_hdr());
-  const ModulePlan p = plan_module(pads_cases().code(), pads_cases().functions(), pads, pads_cases().data());
+  const auto pads = landing_pads(plan_cases().mapped(), plan_cases().eh_frame_hdr());
+  const ModulePlan p = plan_module(plan_cases().code(), plan_cases().functions(), pads, plan_cases().data());
   bool pad_starts = false, after_refused = false;
   for (const Site& s : p.sites) pad_starts |= s.start == pad;
   for (const Uncounted& u : p.uncounted) after_refused |= u.start == after && u.why == "shorter than a jump (4 bytes)";
@@ -120,7 +116,7 @@ TEST(LandingPads, EveryPadOfLibstdcxxInAFunctionIsOneOfItsInstructions) {
 }
 
 TEST(LandingPads, NothingOutsideTheMappedRanges) {
-  EXPECT_TRUE(landing_pads(pads_cases().mapped(), 0x10).empty());
+  EXPECT_TRUE(landing_pads(plan_cases().mapped(), 0x10).empty());
 }
 
 }  // namespace

@@ -11,10 +11,6 @@
 namespace roofprof::native::test {
 namespace {
 
-LoadedModule& plan_cases() {
-  static LoadedModule m(fixture_path("libnative_plan_cases.so"));
-  return m;
-}
 const ModulePlan& cases_plan() {
   static const ModulePlan p = plan_cases().plan();
   return p;
