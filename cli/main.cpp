@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> to_parse;  // argv for CLI11, in reverse order (its vector form)
   try {
     roofprof::log::configure_from_environment();  // ROOFPROF_LOG, ROOFPROF_LOG_FILE (common/log.hpp)
+    roofprof::log::line(roofprof::log::Category::Tracer, "roofprof started");
     // `roofprof --region f -- ./app` is `roofprof run --region f -- ./app`.
     bool top_level = args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "--version";
     const Subcommand* cmd = top_level ? nullptr : find_subcommand(args[0]);

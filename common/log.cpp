@@ -39,7 +39,7 @@ Sink::~Sink() {
 void Sink::write(Category c, std::string_view text) const {
   if (!on(c)) return;
   char buf[RP_LOG_LINE_MAX];
-  size_t n = rp_log_format(buf, sizeof buf, "roofprof", int(::getpid()), unsigned(c), text.data(), text.size());
+  size_t n = rp_log_format(buf, sizeof buf, rp_log_now_ns(), "roofprof", int(::getpid()), unsigned(c), text.data(), text.size());
   for (size_t done = 0; done < n;) {  // one write on a regular file or a pipe; retried if cut short
     ssize_t w = ::write(fd_, buf + done, n - done);
     if (w < 0 && errno == EINTR) continue;

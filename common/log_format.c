@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const names[] = {"tracer", "counters", "agent", "emul"};
 #define N_NAMES (sizeof names / sizeof names[0])
@@ -41,11 +42,19 @@ int rp_log_open(const char *path) {
   return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
-size_t rp_log_format(char *line, size_t cap, const char *who, int pid, unsigned category, const char *text,
-                     size_t text_len) {
+size_t rp_log_format(char *line, size_t cap, uint64_t mono_ns, const char *who, int pid, unsigned category,
+                     const char *text, size_t text_len) {
   if (cap < 2) return 0;
-  int n = snprintf(line, cap - 1, "%s[%d] %s: %.*s", who, pid, rp_log_category_name(category), (int)text_len, text);
+  int n = snprintf(line, cap - 1, "%llu.%06llu %s[%d] %s: %.*s", (unsigned long long)(mono_ns / 1000000000u),
+                   (unsigned long long)(mono_ns % 1000000000u / 1000u), who, pid, rp_log_category_name(category),
+                   (int)text_len, text);
   size_t len = n < 0 ? 0 : (size_t)n > cap - 2 ? cap - 2 : (size_t)n;
   line[len++] = '\n';
   return len;
+}
+
+uint64_t rp_log_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }

@@ -6,11 +6,14 @@
  *   ROOFPROF_LOG_FILE=PATH                     append there (O_APPEND, so roofprof and its
  *                                              agents share the file); unset: stderr
  *
- * A line: "roofprof[PID] CATEGORY: TEXT" (the agent's: "roofprof-agent[PID] agent: TEXT"). */
+ * A line: "SECONDS.MICROS roofprof[PID] CATEGORY: TEXT" (the agent's: "... roofprof-agent[PID] agent:
+ * TEXT"), SECONDS.MICROS being CLOCK_MONOTONIC when the line was written: one clock for every
+ * process, so that the lines of roofprof and its agents order and subtract (start-up costs). */
 #ifndef ROOFPROF_COMMON_LOG_FORMAT_H
 #define ROOFPROF_COMMON_LOG_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define RP_ENV_LOG "ROOFPROF_LOG"
 #define RP_ENV_LOG_FILE "ROOFPROF_LOG_FILE"
@@ -39,9 +42,13 @@ const char *rp_log_category_name(unsigned category);
  * PATH is NULL or empty, -1 when it cannot be opened. */
 int rp_log_open(const char *path);
 
-/* Formats "WHO[PID] CATEGORY: TEXT\n" into line (cap bytes): its length, text cut to fit. */
-size_t rp_log_format(char *line, size_t cap, const char *who, int pid, unsigned category, const char *text,
-                     size_t text_len);
+/* Formats "SECONDS.MICROS WHO[PID] CATEGORY: TEXT\n" into line (cap bytes), the time being
+ * mono_ns (nanoseconds): its length, text cut to fit. */
+size_t rp_log_format(char *line, size_t cap, uint64_t mono_ns, const char *who, int pid, unsigned category,
+                     const char *text, size_t text_len);
+
+/* CLOCK_MONOTONIC now, in nanoseconds (what a line's time is). */
+uint64_t rp_log_now_ns(void);
 
 #ifdef __cplusplus
 }

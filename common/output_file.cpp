@@ -80,13 +80,6 @@ void keep_previous(const std::string& path) {
   if (::rename(path.c_str(), old.c_str()) != 0) fail("keep the previous file as .old for");
 }
 
-void sync_directory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;  // best effort: the data itself is already on disk
-  ::fsync(fd);
-  ::close(fd);
-}
-
 // The new file gets the mode and owner of the one it replaces: a 0600 result stays 0600. The
 // owner only where this user may give it (root, or a group of its own); the mode always.
 void keep_attributes(int fd, const struct stat& old) {
@@ -94,7 +87,7 @@ void keep_attributes(int fd, const struct stat& old) {
   if (::fchmod(fd, old.st_mode & 0777) != 0) fail("set the mode of");
 }
 
-// Temporary file, fsync, optional .old, rename over `path`, fsync of the directory.
+// Temporary file, optional .old, rename over `path` (output_file.hpp: why no fsync).
 void replace_regular(const std::string& path, const std::string& text, KeepPrevious keep) {
   const std::string dir = directory_of(path);
   auto [fd, tmp] = create_temporary(dir, fs::path(path).filename().string());
@@ -104,7 +97,6 @@ void replace_regular(const std::string& path, const std::string& text, KeepPrevi
     const bool replaces = ::lstat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode);  // never a link's target
     if (replaces) keep_attributes(fd, old);
     write_all(fd, text);
-    if (::fsync(fd) != 0) fail("write");
     if (::close(fd) != 0) {
       fd = -1;
       fail("write");
@@ -119,7 +111,6 @@ void replace_regular(const std::string& path, const std::string& text, KeepPrevi
     errno = err;
     throw;
   }
-  sync_directory(dir);
 }
 
 void write_in_place(const OutputTarget& t, const std::string& text) {

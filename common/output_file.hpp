@@ -60,9 +60,11 @@ OutputTarget claim_output(const std::string& path, const char* what);
 enum class KeepPrevious { no, yes };  // yes: an existing regular file is kept as PATH.old
 
 // Writes `text` to the target. Regular: a temporary file in the same directory with the mode
-// and owner of the file it replaces (where this user may set them), fsync, the previous file
-// kept as PATH.old when asked (a hard link, so PATH never disappears), rename over PATH (over a
-// symlink planted since the check, never through it), fsync of the directory. Special and Stream: written in place. When writing fails, `text` is
+// and owner of the file it replaces (where this user may set them), the previous file kept as
+// PATH.old when asked (a hard link, so PATH never disappears), rename over PATH (over a symlink
+// planted since the check, never through it). Atomic against a crash or a signal of roofprof
+// or of the program; not flushed to the disk (no fsync, as perf.data: two fsyncs cost 10-15 ms
+// a run on a VM's disk, more than a short program's run). Special and Stream: written in place. When writing fails, `text` is
 // saved to a fallback file (the current directory, else $TMPDIR or /tmp) and the UserError names
 // both the failure and the fallback.
 void write_output(const OutputTarget& target, const std::string& text, const char* what,

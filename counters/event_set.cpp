@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -25,11 +24,17 @@ class LineError {
   int line_;
 };
 
+// Words separated by white space (the catalog is parsed at every run: no stream, no regex).
 std::vector<std::string> split_words(std::string_view s) {
   std::vector<std::string> out;
-  std::istringstream in{std::string(s)};
-  std::string w;
-  while (in >> w) out.push_back(w);
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  for (size_t i = 0; i < s.size();) {
+    while (i < s.size() && space(s[i])) ++i;
+    size_t j = i;
+    while (j < s.size() && !space(s[j])) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
   return out;
 }
 
@@ -76,20 +81,40 @@ CpuModels parse_models(int family, const std::string& word, const LineError& err
   return m;
 }
 
+// The first "{A..B}" of `line` (A, B decimal): where it starts, its length and its bounds.
+struct RangeToken {
+  size_t at = std::string::npos, size = 0;
+  int lo = 0, hi = 0;
+};
+RangeToken find_range(const std::string& line, size_t from = 0) {
+  auto digits = [&](size_t i) {
+    size_t j = i;
+    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j]))) ++j;
+    return j;
+  };
+  for (size_t open = line.find('{', from); open != std::string::npos; open = line.find('{', open + 1)) {
+    const size_t a_end = digits(open + 1);
+    if (a_end == open + 1 || line.compare(a_end, 2, "..") != 0) continue;
+    const size_t b_end = digits(a_end + 2);
+    if (b_end == a_end + 2 || b_end >= line.size() || line[b_end] != '}') continue;
+    return {open, b_end + 1 - open, std::stoi(line.substr(open + 1, a_end - open - 1)),
+            std::stoi(line.substr(a_end + 2, b_end - a_end - 2))};
+  }
+  return {};
+}
+
 // "skx_unc_imc{0..5}::X @uncore_imc_{0..5}" -> six lines with 0..5 substituted everywhere.
 std::vector<std::string> expand_range(const std::string& line, const LineError& err) {
-  static const std::regex range(R"(\{(\d+)\.\.(\d+)\})");
-  std::smatch m;
-  if (!std::regex_search(line, m, range)) return {line};
-  const std::string token = m.str(0);
-  const int lo = std::stoi(m.str(1)), hi = std::stoi(m.str(2));
-  if (hi < lo || hi - lo > 64) err.fail("bad range " + token);
+  const RangeToken r = find_range(line);
+  if (r.at == std::string::npos) return {line};
+  const std::string token = line.substr(r.at, r.size);
+  if (r.hi < r.lo || r.hi - r.lo > 64) err.fail("bad range " + token);
   std::vector<std::string> out;
-  for (int i = lo; i <= hi; ++i) {
+  for (int i = r.lo; i <= r.hi; ++i) {
     std::string copy = line;
     for (size_t p = copy.find(token); p != std::string::npos; p = copy.find(token, p))
       copy.replace(p, token.size(), std::to_string(i));
-    if (std::regex_search(copy, range)) err.fail("only one {a..b} range per line");
+    if (find_range(copy).at != std::string::npos) err.fail("only one {a..b} range per line");
     out.push_back(copy);
   }
   return out;

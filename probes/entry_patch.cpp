@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <emmintrin.h>
 #include <limits>
 
 #include "common/error.hpp"
@@ -48,24 +49,48 @@ std::optional<size_t> disp32_offset(std::span<const uint8_t> insn, size_t report
   return std::nullopt;
 }
 
+namespace {
+
+// The opcode of a rel32 branch at byte i of code, in 16-byte blocks with SSE2 (every x86-64 has
+// it): bit k of the mask is set when code[i + k] is e8 or e9, or 0f followed by 80-8f. A byte
+// loop mispredicts on the many e8 and 0f bytes of real code (4-7 ms for FFTW's 1.8 MB of code,
+// against well under 1 ms this way).
+unsigned branch_opcodes(const uint8_t* at) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+  const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 1));
+  const __m128i call_or_jmp = _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8(char(0xfe))), _mm_set1_epi8(char(0xe8)));
+  const __m128i jcc = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0f)),
+                                    _mm_cmpeq_epi8(_mm_and_si128(next, _mm_set1_epi8(char(0xf0))),
+                                                   _mm_set1_epi8(char(0x80))));
+  return unsigned(_mm_movemask_epi8(_mm_or_si128(call_or_jmp, jcc)));
+}
+
+}  // namespace
+
 std::vector<uint64_t> rel32_targets(std::span<const uint8_t> code, uint64_t addr, uint64_t lo, uint64_t hi) {
   std::vector<uint64_t> out;
-  auto keep = [&](uint64_t target) {
-    if (target >= lo && target < hi) out.push_back(target);
-  };
   auto rel_at = [&](size_t i) {
     int32_t r;
     std::memcpy(&r, code.data() + i, 4);
     return r;
   };
-  for (size_t i = 0; i + 5 <= code.size(); ++i) {
+  auto at = [&](size_t i) {  // the branch whose opcode is at i, if one fits and is in range
     const uint8_t b = code[i];
+    uint64_t target;
     if (b == 0xe8 || b == 0xe9) {
-      keep(addr + i + 5 + uint64_t(int64_t(rel_at(i + 1))));
+      if (i + 5 > code.size()) return;
+      target = addr + i + 5 + uint64_t(int64_t(rel_at(i + 1)));
     } else if (b == 0x0f && i + 6 <= code.size() && code[i + 1] >= 0x80 && code[i + 1] <= 0x8f) {
-      keep(addr + i + 6 + uint64_t(int64_t(rel_at(i + 2))));
+      target = addr + i + 6 + uint64_t(int64_t(rel_at(i + 2)));
+    } else {
+      return;
     }
-  }
+    if (target >= lo && target < hi) out.push_back(target);
+  };
+  size_t i = 0;
+  for (; i + 17 <= code.size(); i += 16)  // blocks whose next byte can be read too
+    for (unsigned mask = branch_opcodes(code.data() + i); mask; mask &= mask - 1) at(i + size_t(__builtin_ctz(mask)));
+  for (; i < code.size(); ++i) at(i);
   std::sort(out.begin(), out.end());
   return out;
 }

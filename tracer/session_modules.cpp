@@ -13,6 +13,8 @@
 #include "tracer/inject.hpp"
 #include "tracer/session.hpp"
 
+#include "common/log.hpp"
+
 namespace roofprof::tracer {
 
 namespace {
@@ -73,7 +75,10 @@ void Session::scan_modules(Task& t) {
   char exe[4096];
   ssize_t n = readlink(("/proc/" + std::to_string(g.tgid) + "/exe").c_str(), exe, sizeof exe - 1);
   std::string exe_path = n > 0 ? std::string(exe, size_t(n)) : "";
+  const uint64_t t0 = rp_log_now_ns();
   auto now = symbolizer::loaded_modules(g.tgid, elf_cache_);
+  log::line(log::Category::Tracer, "modules of {}: {} mapped, read in {} us", g.tgid, now.size(),
+            (rp_log_now_ns() - t0) / 1000);
   std::set<std::pair<std::string, uint64_t>> present;
   bool added = false;
   bool record = (opts_.stop_at_entry || opts_.record_modules) && g.tgid == main_pid_;
@@ -87,7 +92,9 @@ void Session::scan_modules(Task& t) {
       outcome_.modules.push_back(m);
       if (g.initial_check_done) outcome_.loaded_late.push_back(m.path);
     }
+    const uint64_t t1 = rp_log_now_ns();
     place_probes(t, m, m.path == exe_path);
+    log::line(log::Category::Tracer, "module {}: probes placed in {} us", m.path, (rp_log_now_ns() - t1) / 1000);
     added = true;
   }
   if (added && g.measured && opts_.agent) opts_.agent->publish(g.tgid);  // before the agent hooks

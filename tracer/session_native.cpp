@@ -15,11 +15,13 @@
 #include "common/cache_dir.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "common/strings.hpp"
 #include "native/counting.hpp"
 #include "native/landing_pads.hpp"
 #include "native/patch_cache.hpp"
 #include "native/eh_frame_hdr.hpp"
+#include "tracer/file_image.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -69,32 +71,6 @@ native::ModulePlan make_plan(const symbolizer::LoadedModule& m, std::span<const 
   }
   return native::plan_module(code, functions, busy, data);
 }
-
-// A module's file, mapped read-only: its code and data as the plan reads them (the jumps are laid
-// over copies of its bytes, write_jumps()).
-class FileImage {
- public:
-  explicit FileImage(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat st {};
-    if (fd < 0) return;
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) data_ = {static_cast<const uint8_t*>(p), size_t(st.st_size)};
-    }
-    ::close(fd);
-  }
-  ~FileImage() {
-    if (!data_.empty()) ::munmap(const_cast<uint8_t*>(data_.data()), data_.size());
-  }
-  FileImage(const FileImage&) = delete;
-  FileImage& operator=(const FileImage&) = delete;
-  bool ok() const { return !data_.empty(); }
-  std::span<const uint8_t> bytes() const { return data_; }
-
- private:
-  std::span<const uint8_t> data_;
-};
 
 // The jumps, laid over the module's original bytes and written a stretch at a time: one write
 // per run of jumps less than a page apart (a write per jump costs a system call and a page walk
@@ -185,6 +161,9 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
     if (!g.as->mem().write(base, out.trampolines.data(), out.trampolines.size()))
       throw UserError("its trampolines cannot be written");
     write_jumps(g.as->mem(), code, out.jumps);
+    log::line(log::Category::Tracer, "native counting of {}: {} sites, {}, {} bytes of trampolines, in {} us", m.path,
+              patch.sites, kept ? "kept from an earlier run" : "planned", out.trampolines.size(),
+              (monotonic_ns() - excluded.t0) / 1000);
     done.sites = patch.sites;
     watch_uncounted(t, outcome_.native.size() - 1);
   } catch (const UserError& e) {

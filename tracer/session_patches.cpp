@@ -13,6 +13,7 @@
 #include "preload/patch_format.h"
 #include "preload/probe_rules.h"
 #include "probes/entry_patch.hpp"
+#include "tracer/file_image.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -58,25 +59,32 @@ void Session::place_deferred(Task& t) {
 }
 
 // Whether code outside the function jumps into (entry, entry + len): a rel32 anywhere in the
-// module (byte scan), or a rel8 of a function within reach.
+// module (a byte scan of its file's code: tracer/file_image.hpp), or a rel8 of a function within
+// reach.
 std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::LoadedModule& m,
                                                 const symbolizer::Symbol& self, uint64_t entry, size_t len) {
   const TraceeMemory& mem = t.group->as->mem();
   auto key = std::make_pair(m.path, m.bias);
   auto it = rel32_index_.find(key);
   if (it == rel32_index_.end()) {
-    std::vector<std::pair<uint64_t, uint64_t>> code;  // runtime [start, end) of each code segment
-    uint64_t lo = UINT64_MAX, hi = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;  // runtime span of the code segments
     for (const auto& seg : m.elf->segments())
-      if (seg.exec && seg.filesz > 0) {
-        code.emplace_back(m.bias + seg.vaddr, m.bias + seg.vaddr + seg.filesz);
-        lo = std::min(lo, code.back().first), hi = std::max(hi, code.back().second);
-      }
+      if (seg.exec && seg.filesz > 0)
+        lo = std::min(lo, m.bias + seg.vaddr), hi = std::max(hi, m.bias + seg.vaddr + seg.filesz);
     std::vector<uint64_t> all;
-    for (const auto& [start, end] : code) {
-      std::vector<uint8_t> text(end - start);
-      if (!mem.read(TraceeAddr(start), text.data(), text.size())) continue;
-      auto found = probes::rel32_targets(text, start, lo, hi);  // an entry is in the module's code
+    const FileImage file(m.path);
+    for (const auto& seg : m.elf->segments()) {
+      if (!seg.exec || seg.filesz == 0) continue;
+      std::vector<uint8_t> copy;  // the file's bytes, or the tracee's where the file is gone
+      std::span<const uint8_t> text;
+      if (file.ok() && seg.offset <= file.bytes().size() && seg.filesz <= file.bytes().size() - seg.offset) {
+        text = file.bytes().subspan(seg.offset, seg.filesz);
+      } else {
+        copy.resize(seg.filesz);
+        if (!mem.read(TraceeAddr(m.bias + seg.vaddr), copy.data(), copy.size())) continue;
+        text = copy;
+      }
+      auto found = probes::rel32_targets(text, m.bias + seg.vaddr, lo, hi);  // an entry is in the module's code
       all.insert(all.end(), found.begin(), found.end());
     }
     std::sort(all.begin(), all.end());

@@ -30,6 +30,7 @@
 #include "cli/number_option.hpp"
 #include "run/observer.hpp"
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "common/evict.hpp"
 #include "common/launcher.hpp"
 #include "common/output_file.hpp"
@@ -609,6 +610,7 @@ int run(const RunOptions& o) {
                  output.c_str());
 
   Measuring m = plan_run(o, launch);
+  log::line(log::Category::Tracer, "run planned");
   counters::Backend& backend = *m.counting.backend;
   probes::Planner planner(specs);
   regions::Aggregator agg;
@@ -639,7 +641,9 @@ int run(const RunOptions& o) {
     groups.add(inst);
   };
   if (!m.plan.native_pass) return run_emulated_only(o, m, planner, groups, so, res, output, output_target);
+  log::line(log::Category::Tracer, "program starts");
   NativeRuns native = run_native(o, m.plan, backend, planner, groups, so, sink, res, agg);
+  log::line(log::Category::Tracer, "program measured");
   const tracer::SessionOutcome& last = native.last;
   if (evictor) res.cache_evictions = evictor->evictions();
   res.exit_status = last.ending.exit_status;
@@ -672,6 +676,7 @@ int run(const RunOptions& o) {
   groups.set_native_classes(counters::native_events_at(backend.events()));
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output_target);
+  log::line(log::Category::Tracer, "result written");
   print_summary_line(o, res, output);
   if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
   if (emulation_interrupted) return last.ending.cut_short_by(supervisor::last_request_signal()).exit_code();

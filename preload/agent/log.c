@@ -28,6 +28,6 @@ void rp_trace(const char *fmt, ...) {
   va_end(ap);
   if (n < 0) return;
   size_t len = (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
-  size_t out = rp_log_format(line, sizeof line, "roofprof-agent", (int)rp.pid, RP_LOG_AGENT, text, len);
+  size_t out = rp_log_format(line, sizeof line, rp_log_now_ns(), "roofprof-agent", (int)rp.pid, RP_LOG_AGENT, text, len);
   rp_syscall6(SYS_write, rp.log_fd, (long)line, (long)out, 0, 0, 0);
 }

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -50,11 +51,12 @@ TEST(LogParse, SharedParserPointsAtTheBadWord) {
 TEST(LogFormat, OneLineWithWhoPidAndCategory) {
   char buf[64];
   const std::string text = "resume 12 continue signal 0";
-  size_t n = rp_log_format(buf, sizeof buf, "roofprof", 42, RP_LOG_TRACER, text.data(), text.size());
-  EXPECT_EQ(std::string(buf, n), "roofprof[42] tracer: resume 12 continue signal 0\n");
-  char small[16];
-  n = rp_log_format(small, sizeof small, "roofprof", 42, RP_LOG_EMUL, text.data(), text.size());
-  EXPECT_EQ(std::string(small, n), "roofprof[42] e\n");  // cut to fit, still one line
+  const uint64_t at = 12'000'345'678;  // 12.000345678 s: microseconds, zero-padded
+  size_t n = rp_log_format(buf, sizeof buf, at, "roofprof", 42, RP_LOG_TRACER, text.data(), text.size());
+  EXPECT_EQ(std::string(buf, n), "12.000345 roofprof[42] tracer: resume 12 continue signal 0\n");
+  char small[26];
+  n = rp_log_format(small, sizeof small, at, "roofprof", 42, RP_LOG_EMUL, text.data(), text.size());
+  EXPECT_EQ(std::string(small, n), "12.000345 roofprof[42] e\n");  // cut to fit, still one line
   EXPECT_STREQ(rp_log_category_name(RP_LOG_COUNTERS), "counters");
   EXPECT_STREQ(rp_log_category_name(3), "?");
 }
@@ -79,8 +81,16 @@ TEST(LogSink, AppendsOnlyTheCategoriesAsked) {
     sink.write(Category::Emul, "launch valgrind");
   }
   const std::string pid = std::to_string(getpid());
-  EXPECT_EQ(read_all(file), "before\nroofprof[" + pid + "] tracer: stop 7: exited 0\nroofprof[" + pid +
-                                "] emul: launch valgrind\n");
+  // Each line: the monotonic time it was written, then who, the category and the text.
+  const std::regex expected("before\n([0-9]+)\\.[0-9]{6} roofprof\\[" + pid + "\\] tracer: stop 7: exited 0\n" +
+                            "([0-9]+)\\.[0-9]{6} roofprof\\[" + pid + "\\] emul: launch valgrind\n");
+  const std::string log = read_all(file);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(log, m, expected)) << log;
+  const uint64_t now_s = rp_log_now_ns() / 1'000'000'000u;
+  EXPECT_LE(std::stoull(m[1]), std::stoull(m[2]));
+  EXPECT_LE(std::stoull(m[2]), now_s);
+  EXPECT_GE(std::stoull(m[1]) + 60, now_s);
 }
 
 TEST(LogSink, UnopenableFileIsAUserError) {

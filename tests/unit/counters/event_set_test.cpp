@@ -105,6 +105,17 @@ TEST(EventSetParse, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("title t\nvendor amd\nmatch pfm p\nfp none x\n"), "bad.txt:1: missing `model`");
   EXPECT_EQ(error_of(kHead + "match cpu 0x19 0x6f-0x60\n"), "bad.txt:6: model range '0x6f-0x60' ends before it starts");
   EXPECT_EQ(error_of(kHead + "match cpu 0x19 0x60-x\n"), "bad.txt:6: not a number: 'x'");
+  EXPECT_EQ(error_of(kHead + "uncore c u{3..1}::X @imc_{3..1}\n"), "bad.txt:6: bad range {3..1}");
+  EXPECT_EQ(error_of(kHead + "uncore c u{0..99}::X @imc_{0..99}\n"), "bad.txt:6: bad range {0..99}");
+  EXPECT_EQ(error_of(kHead + "uncore c u{0..1}::X @imc_{0..2}\n"), "bad.txt:6: only one {a..b} range per line");
+}
+
+TEST(EventSetParse, RangeExpandsEverywhereAndOnlyWhenWellFormed) {
+  const EventSet s = parse_event_set(kHead + "uncore c x{1..2}y{}::{1..}{1..2} @imc_{1..2}\nformula W = c\n", "r.txt");
+  ASSERT_EQ(s.events.size(), 2u);
+  EXPECT_EQ(s.events[0].encoding, "x1y{}::{1..}1");  // "{}" and "{1..}" are not ranges: left as they are
+  EXPECT_EQ(s.events[1].encoding, "x2y{}::{1..}2");
+  EXPECT_EQ(s.events[1].perf_pmu, "imc_2");
 }
 
 TEST(CpuModels, RangesIncludeBothEndsOfTheirFamilyOnly) {

@@ -1,6 +1,8 @@
 #include "probes/entry_patch.hpp"
 
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <random>
 
 #include <cstring>
 
@@ -202,6 +204,45 @@ TEST(Rel32Targets, EveryCallJmpAndJccPatternSortedAndOnlyThoseInTheRange) {
   const std::vector<uint8_t> code = {0xe8, 0x10, 0, 0, 0, 0x0f, 0x85, 0xe0, 0xff, 0xff, 0xff, 0xe9, 0, 0, 0x10, 0};
   EXPECT_EQ(rel32_targets(code, 0x1000), (std::vector<uint64_t>{0xfeb, 0x1015, 0x101010}));
   EXPECT_EQ(rel32_targets(code, 0x1000, 0x1000, 0x2000), (std::vector<uint64_t>{0x1015}));
+}
+
+// The scan reads 16 bytes at a time: patterns at every offset of a block, across blocks' edges
+// and in the tail give what a byte-at-a-time reading of the same bytes gives.
+TEST(Rel32Targets, BlockScanFindsWhatAByteScanFinds) {
+  std::mt19937 rng(7);
+  std::vector<uint8_t> code(4099);  // not a multiple of 16: a tail
+  const uint8_t frequent[] = {0xe8, 0xe9, 0x0f, 0x80, 0x85, 0x8f, 0x90, 0x00, 0xff, 0x7f};
+  for (auto& b : code) b = rng() % 2 ? frequent[rng() % 10] : uint8_t(rng());
+  for (size_t at : {size_t(15), size_t(16), size_t(31), size_t(4093), size_t(4094)}) {  // edges, a jcc that does not fit
+    code[at] = 0x0f;
+    code[at + 1] = 0x84;
+  }
+  code[4094] = 0xe8;  // a call whose rel32 would run past the end
+  std::vector<uint64_t> expected;
+  // Every pattern (random displacements land anywhere), then those of a few planted short branches.
+  const uint64_t addr = 0x400000, lo = 0, hi = UINT64_MAX;
+  for (size_t i = 0; i < code.size(); ++i) {
+    auto rel = [&](size_t k) { return int64_t(int32_t(uint32_t(code[k]) | uint32_t(code[k + 1]) << 8 |
+                                                       uint32_t(code[k + 2]) << 16 | uint32_t(code[k + 3]) << 24)); };
+    uint64_t t = 0;
+    if ((code[i] == 0xe8 || code[i] == 0xe9) && i + 5 <= code.size()) t = addr + i + 5 + uint64_t(rel(i + 1));
+    else if (code[i] == 0x0f && i + 6 <= code.size() && code[i + 1] >= 0x80 && code[i + 1] <= 0x8f)
+      t = addr + i + 6 + uint64_t(rel(i + 2));
+    else continue;
+    if (t >= lo && t < hi) expected.push_back(t);
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_GT(expected.size(), 400u);  // the bytes hold many patterns
+  EXPECT_EQ(rel32_targets(code, addr, lo, hi), expected);
+  std::vector<uint8_t> planted = code;
+  const uint8_t call_back[] = {0xe8, 0xf0, 0xff, 0xff, 0xff};  // at 100: to 100 + 5 - 16
+  std::copy(std::begin(call_back), std::end(call_back), planted.begin() + 100);
+  const uint8_t jcc_on[] = {0x0f, 0x8e, 0x20, 0, 0, 0};  // at 2000: to 2000 + 6 + 32
+  std::copy(std::begin(jcc_on), std::end(jcc_on), planted.begin() + 2000);
+  const auto found = rel32_targets(planted, addr, addr, addr + planted.size());
+  EXPECT_TRUE(std::binary_search(found.begin(), found.end(), addr + 89));
+  EXPECT_TRUE(std::binary_search(found.begin(), found.end(), addr + 2038));
+  for (uint64_t t : found) EXPECT_TRUE(t >= addr && t < addr + planted.size());
 }
 
 }  // namespace

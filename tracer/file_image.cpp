@@ -1,0 +1,25 @@
+#include "tracer/file_image.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace roofprof::tracer {
+
+FileImage::FileImage(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) data_ = {static_cast<const uint8_t*>(p), size_t(st.st_size)};
+  }
+  ::close(fd);
+}
+
+FileImage::~FileImage() {
+  if (!data_.empty()) ::munmap(const_cast<uint8_t*>(data_.data()), data_.size());
+}
+
+}  // namespace roofprof::tracer
