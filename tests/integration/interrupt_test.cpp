@@ -185,6 +185,41 @@ TEST_P(SignalDuringEmulation, ResultIsIncompleteWithoutPartialWork) {
 INSTANTIATE_TEST_SUITE_P(IntTerm, SignalDuringEmulation, ::testing::Values(SIGINT, SIGTERM),
                          [](const ::testing::TestParamInfo<int>& i) { return std::string(sigabbrev_np(i.param)); });
 
+// The survey's emulated pass is run's (run/emulated_pass.hpp): a signal during it keeps the
+// sampled survey, with no W (part of the program is not the program), and roofprof exits with
+// 128 + the signal, as run does.
+TEST(SurveyEmulInterrupt, SigintKeepsTheSampledSurveyWithoutPartialWork) {
+  Sandbox sb;
+  // K = 60: 0.12 to 0.5 s natively (Survey.RanksThreeKernelsByTime), far longer emulated.
+  auto prof = sb.start({roofprof_bin(), "survey", "--backend", "emul", "--no-cache-sim", "-o", "s.json", "--",
+                        fixture("run_three_kernels"), "60"},
+                       "roofprof");
+  ASSERT_TRUE(eventually([&] { return sb.captured("roofprof", "stderr").find("emulated run") != std::string::npos; },
+                         60s))
+      << sb.captured("roofprof", "stderr");
+  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(prof->running()) << "the emulated run ended before the signal";
+  Status st = signal_and_finish(*prof, SIGINT);
+  std::string err = sb.captured("roofprof", "stderr");
+  ASSERT_FALSE(st.timed_out) << err;
+  EXPECT_LT(st.elapsed_s, 2.0) << "seconds from the signal to roofprof's end\n" << err;
+  EXPECT_TRUE(st.exited && st.exit_code == 128 + SIGINT) << describe(st) << "\n" << err;
+  ASSERT_TRUE(fs::exists(sb.path("s.json"))) << err;
+  json doc = json::parse(read_text(sb.path("s.json")));
+  EXPECT_EQ(doc["complete"], false) << doc.dump(1);
+  EXPECT_NE(doc["warnings"].dump().find("the emulated run was interrupted: flops and bytes were not measured (null)"),
+            std::string::npos)
+      << doc["warnings"].dump(1);
+  bool big = false;
+  for (const auto& f : doc["survey"]["functions"]) {
+    if (f["name"] != "kernel_big") continue;
+    big = true;
+    EXPECT_GT(f["self_samples"].get<double>(), 0) << f.dump();  // sampled before the emulated run
+    EXPECT_TRUE(f["self_flops"].is_null()) << f.dump();
+  }
+  EXPECT_TRUE(big) << doc["survey"].dump(1);
+}
+
 // `roofprof ... 2>&1 | head -0`: roofprof's stderr is a pipe nobody reads. Its notes are lost,
 // the run is not: the exit status is the program's (0), never 141 (SIGPIPE).
 TEST(ClosedStderr, ExitStatusIsTheProgramsNot141) {
