@@ -84,7 +84,7 @@ struct RunOptions {
   bool output_given = false;  // -o: that name; else roofprof.json, or roofprof.N.json when another run holds it
   int pid = 0;
   bool follow_fork = false;
-  std::string scope = "process";
+  regions::Scope scope = regions::Scope::Process;
   int repeat = 1;
   double max_probe_slowdown = 10;  // 0: probe every call whatever it costs
   std::string backend = "auto";
@@ -94,7 +94,7 @@ struct RunOptions {
   std::vector<std::string> events;
   std::string event_dir;  // --event-dir: user event sets (counters/user_event_sets.hpp)
   bool cache_sim = true;
-  std::string cache_state = "warm";
+  runplan::CacheState cache_state = runplan::CacheState::Warm;
   std::string cache_last_level = "host";  // host | inclusive | non-inclusive
   std::string cache_geometry;             // --cache as given; "": the host's caches
   std::vector<CacheInfo> cache_levels;    // its levels (cache_option)
@@ -139,7 +139,7 @@ runplan::Request request_of(const RunOptions& o) {
   r.no_ptrace = o.no_ptrace;
   r.preload = o.preload;
   r.preload_given = o.preload_given;
-  r.cold = o.cache_state == "cold";
+  r.cache_state = o.cache_state;
   return r;
 }
 
@@ -188,7 +188,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   std::vector<std::string> events = o.events;
   if ((choice.kind == counters::BackendKind::emul || choice.kind == counters::BackendKind::native) && events.empty())
     events = {"none"};
-  auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == "process");
+  auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == regions::Scope::Process);
   const bool agent_counts = agent_counts_events(*counting.backend);
   return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch, &without_native),
                    std::move(counting)};
@@ -326,9 +326,9 @@ std::optional<std::string> never_found_error(const probes::Planner& planner, con
 // L1) or an MPI rank's only run: the program under valgrind, its regions marked the way the
 // native run marked them; what the pass's end means for the result is run/emulated_pass's.
 PassOutcome run_emulated(const RunOptions& o, const runplan::Plan& plan, probes::Planner& planner, CallGroups& groups,
-                         regions::Scope scope, result::Run& res) {
+                         result::Run& res) {
   emul::Options eo;
-  eo.scope = scope;
+  eo.scope = o.scope;
   eo.cache_sim = o.cache_sim;
   eo.last_level_inclusive = o.last_inclusive;
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
@@ -462,9 +462,9 @@ result::Run result_header(const RunOptions& o, const Measuring& m, const std::op
   res.command = o.pid ? cmdline_of(o.pid) : o.command;
   if (o.pid) res.pid = o.pid;
   res.backend = counters::to_string(m.plan.counting.kind);
-  res.scope = o.scope;
+  res.scope = runplan::to_string(o.scope);
   res.repeat = o.repeat;
-  res.cache_state = o.cache_state;
+  res.cache_state = runplan::to_string(o.cache_state);
   res.host = result::describe_host();
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   // native counting's classes are W's terms (flops_by_class), not counters of the regions
@@ -493,7 +493,7 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
   so.max_probe_slowdown = o.max_probe_slowdown;
-  so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
+  so.scope = o.scope;
   so.agent_user_level = m.counting.user_level;
   so.native_counting = m.plan.native_counting;
   // Counters only where they are cheap, unless the user asked for events (docs/preload.md).
@@ -517,7 +517,7 @@ int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& 
                       const tracer::SessionOptions& so, result::Run& res, const std::string& output,
                       const OutputTarget& output_target) {
   so.observer->ready();  // the backend and why
-  const PassOutcome pass = run_emulated(o, m.plan, planner, groups, so.scope, res);
+  const PassOutcome pass = run_emulated(o, m.plan, planner, groups, res);
   const std::string& error = pass.error;
   const bool interrupted = pass.interrupted;
   // No native run resolved the names (planner_notes would call every region "never found"):
@@ -623,7 +623,7 @@ int run(const RunOptions& o) {
                            "; --backend emul runs the emulated pass anyway (W then by emulation too)");
     if (!o.quiet) std::fprintf(stderr, "roofprof: note: %s\n", res.warnings.back().c_str());
   } else if (m.plan.emulated_pass && last.complete) {
-    pass = run_emulated(o, m.plan, planner, groups, so.scope, res);
+    pass = run_emulated(o, m.plan, planner, groups, res);
   }
   groups.set_native_classes(counters::native_events_at(backend.events()));
   groups.fill(res.regions, res.events);
@@ -657,8 +657,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "%j job id; under mpirun/srun the rank is added when %r is absent (docs/mpi.md)");
   auto* pid = sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
   sub.add_flag("--follow-fork", o->follow_fork, "measure child processes too");
-  sub.add_option("--scope", o->scope, "counts of the whole process or of the entering thread only")
-      ->check(CLI::IsMember({"process", "thread"}));
+  // --scope and --cache-state: the word checked against runplan's names, then its value taken
+  sub.add_option_function<std::string>(
+         "--scope", [o](const std::string& word) { o->scope = *runplan::scope_named(word); },
+         "counts of the whole process or of the entering thread only")
+      ->check(CLI::IsMember(runplan::scope_names()));
   sub.add_option("--repeat", o->repeat, "run the program N times and aggregate")->check(at_least(1));
   sub.add_option("--max-probe-slowdown", o->max_probe_slowdown,
                  "stop probing the costliest regions when breakpoints would make the run more than N times "
@@ -691,10 +694,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "this machine's cached ceilings; a last level it measured at under half the reported size is simulated "
                  "at the measured size (docs/emulation.md)")
       ->type_name("FILE");
-  sub.add_option("--cache-state", o->cache_state,
-                 "warm: the program as it runs; cold: caches evicted before each outermost region call "
-                 "(docs/methodology.md)")
-      ->check(CLI::IsMember({"warm", "cold"}));
+  sub.add_option_function<std::string>(
+         "--cache-state", [o](const std::string& word) { o->cache_state = *runplan::cache_state_named(word); },
+         "warm: the program as it runs; cold: caches evicted before each outermost region call "
+         "(docs/methodology.md)")
+      ->check(CLI::IsMember(runplan::cache_state_names()));
   sub.add_flag("--quiet,-q", o->quiet, "no summary on stderr");
   sub.add_option("--group-by", o->group_by,
                  "split each function region's calls: args (built-in signatures: by problem size; the default) "
