@@ -52,18 +52,33 @@ result::Run native_result(uint64_t calls) {
   return res;
 }
 
-bool has_pass_warning(const result::Run& res, const std::string& text) {
-  for (const auto& w : res.warnings)
-    if (w == text) return true;
-  return false;
+emul::Result emulated_interrupted(int calls) {
+  auto e = emulated_calls(calls);
+  e.interrupted = true;
+  return e;
 }
 
-TEST(EmulatedPass, MergesExactWorkIntoTheNativeRegions) {
-  auto planner = pass_planner();
+PassPolicy traffic_only_policy() {
+  PassPolicy policy;
+  policy.traffic_only = true;
+  return policy;
+}
+
+// The regions "work" and "idle"; `res` a native run's, "work" called 3 times.
+class EmulatedPass : public ::testing::Test {
+ protected:
+  PassOutcome pass(const PassPolicy& policy, const Emulator& emulate) {
+    return emulated_pass(policy, planner_, emulate, res);
+  }
+
+  probes::Planner planner_ = pass_planner();
   result::Run res = native_result(3);
+};
+
+TEST_F(EmulatedPass, MergesExactWorkIntoTheNativeRegions) {
   PassPolicy policy;
   policy.compare_native_ending = true;
-  PassOutcome out = emulated_pass(policy, planner, [] { return emulated_calls(3); }, res);
+  PassOutcome out = pass(policy, [] { return emulated_calls(3); });
   ASSERT_TRUE(out.emulated.has_value());
   EXPECT_FALSE(out.interrupted);
   EXPECT_EQ(out.error, "");
@@ -80,38 +95,25 @@ TEST(EmulatedPass, MergesExactWorkIntoTheNativeRegions) {
   EXPECT_TRUE(res.warnings.empty()) << res.warnings.front();
 }
 
-TEST(EmulatedPass, InterruptedLeavesWorkNullAndSaysWhyForEachRegionCalled) {
-  auto planner = pass_planner();
-  result::Run res = native_result(3);
-  PassPolicy policy;
-  PassOutcome out = emulated_pass(policy, planner, [] {
-    auto e = emulated_calls(2);
-    e.interrupted = true;
-    return e;
-  }, res);
+TEST_F(EmulatedPass, InterruptedLeavesWorkNullAndSaysWhyForEachRegionCalled) {
+  PassOutcome out = pass(PassPolicy{}, [] { return emulated_interrupted(2); });
   EXPECT_FALSE(out.emulated.has_value());
   EXPECT_TRUE(out.interrupted);
   EXPECT_EQ(out.error, "");
   EXPECT_FALSE(res.complete);
   EXPECT_FALSE(res.regions.at(0).flops.has_value());  // never the partial 8
-  ASSERT_EQ(res.warnings.size(), 2u);
-  EXPECT_EQ(res.warnings[0], "the emulated run was interrupted: flops and bytes were not measured (null)");
-  EXPECT_EQ(res.warnings[1],
-            "region 'work': flops and bytes (W and Q) not measured (null): the emulated run was interrupted");
+  EXPECT_EQ(res.warnings, (std::vector<std::string>{
+                              "the emulated run was interrupted: flops and bytes were not measured (null)",
+                              "region 'work': flops and bytes (W and Q) not measured (null): the emulated run was "
+                              "interrupted"}));
 }
 
-TEST(EmulatedPass, InterruptedSurveySaysItOnceAndKeepsTheEmulatedCalls) {
-  auto planner = pass_planner();
-  result::Run res;
-  res.complete = true;
+TEST_F(EmulatedPass, InterruptedSurveySaysItOnceAndKeepsTheEmulatedCalls) {
+  res = result::Run{};
   PassPolicy policy;
   policy.untimed_calls_source = "emulated run";
   policy.warn_each_region = false;
-  PassOutcome out = emulated_pass(policy, planner, [] {
-    auto e = emulated_calls(2);
-    e.interrupted = true;
-    return e;
-  }, res);
+  PassOutcome out = pass(policy, [] { return emulated_interrupted(2); });
   EXPECT_TRUE(out.interrupted);
   EXPECT_FALSE(res.complete);
   ASSERT_EQ(res.regions.size(), 2u);
@@ -122,26 +124,20 @@ TEST(EmulatedPass, InterruptedSurveySaysItOnceAndKeepsTheEmulatedCalls) {
             std::vector<std::string>{"the emulated run was interrupted: flops and bytes were not measured (null)"});
 }
 
-TEST(EmulatedPass, SignalBeforeValgrindStartedIsAnInterruption) {
-  auto planner = pass_planner();
-  result::Run res = native_result(3);
-  PassPolicy policy;
-  policy.traffic_only = true;
-  PassOutcome out = emulated_pass(policy, planner, []() -> emul::Result { throw Interrupted(SIGTERM); }, res);
+TEST_F(EmulatedPass, SignalBeforeValgrindStartedIsAnInterruption) {
+  PassOutcome out = pass(traffic_only_policy(), []() -> emul::Result { throw Interrupted(SIGTERM); });
   EXPECT_TRUE(out.interrupted);
   EXPECT_EQ(out.error, "");
   EXPECT_FALSE(res.complete);
-  ASSERT_EQ(res.warnings.size(), 2u);
-  EXPECT_EQ(res.warnings[0],
-            "roofprof was interrupted (SIGTERM) before the emulated run: bytes (Q) below L1 were not measured (null)");
-  EXPECT_EQ(res.warnings[1], "region 'work': bytes (Q) below L1 not measured (null): roofprof was interrupted "
-                             "(SIGTERM) before the emulated run");
+  EXPECT_EQ(res.warnings, (std::vector<std::string>{
+                              "roofprof was interrupted (SIGTERM) before the emulated run: bytes (Q) below L1 were "
+                              "not measured (null)",
+                              "region 'work': bytes (Q) below L1 not measured (null): roofprof was interrupted "
+                              "(SIGTERM) before the emulated run"}));
 }
 
-TEST(EmulatedPass, FailureIsTheCallersErrorAfterTheResultKeepsTheNativeRun) {
-  auto planner = pass_planner();
-  result::Run res = native_result(3);
-  PassOutcome out = emulated_pass(PassPolicy{}, planner, []() -> emul::Result { throw UserError("no valgrind"); }, res);
+TEST_F(EmulatedPass, FailureIsTheCallersErrorAndTheNativeRunIsKept) {
+  PassOutcome out = pass(PassPolicy{}, []() -> emul::Result { throw UserError("no valgrind"); });
   EXPECT_EQ(out.error, "no valgrind");
   EXPECT_FALSE(out.interrupted);
   EXPECT_FALSE(out.emulated.has_value());
@@ -150,69 +146,57 @@ TEST(EmulatedPass, FailureIsTheCallersErrorAfterTheResultKeepsTheNativeRun) {
   EXPECT_EQ(res.warnings, std::vector<std::string>{"emulated run failed: no valgrind"});
 }
 
-TEST(EmulatedPass, TrafficOnlyFailureIsAWarning) {
-  auto planner = pass_planner();
-  result::Run res = native_result(3);
-  PassPolicy policy;
-  policy.traffic_only = true;
-  PassOutcome out = emulated_pass(policy, planner, []() -> emul::Result { throw UserError("no valgrind"); }, res);
+TEST_F(EmulatedPass, TrafficOnlyFailureIsAWarning) {
+  PassOutcome out = pass(traffic_only_policy(), []() -> emul::Result { throw UserError("no valgrind"); });
   EXPECT_EQ(out.error, "");
   EXPECT_TRUE(res.complete);
   EXPECT_EQ(res.warnings,
             std::vector<std::string>{"bytes (Q) below L1 were not measured: the emulated run failed: no valgrind"});
 }
 
-TEST(EmulatedPass, TrafficOnlyKeepsTheNativeWork) {
-  auto planner = pass_planner();
-  result::Run res = native_result(3);
+TEST_F(EmulatedPass, TrafficOnlyKeepsTheNativeWork) {
   res.regions[0].flops = 12;
   res.regions[0].sources["flops"] = "native";
-  PassPolicy policy;
-  policy.traffic_only = true;
-  PassOutcome out = emulated_pass(policy, planner, [] { return emulated_calls(3); }, res);
-  ASSERT_TRUE(out.emulated.has_value());
+  ASSERT_TRUE(pass(traffic_only_policy(), [] { return emulated_calls(3); }).emulated.has_value());
   EXPECT_EQ(res.regions[0].sources.at("flops"), "native");
   EXPECT_EQ(res.regions[0].bytes.at("L1").read, 48.0);
 }
 
-TEST(EmulatedPass, AnEndingOtherThanTheNativeRunsIsCutShortOnlyWhenCompared) {
-  auto planner = pass_planner();
+TEST_F(EmulatedPass, AnEndingOtherThanTheNativeRunsIsCutShortOnlyWhenCompared) {
   auto killed = [] {
     auto e = emulated_calls(3);
     e.exit_code = -1;
     e.signal = SIGSYS;
     return e;
   };
-  result::Run compared = native_result(3);
   PassPolicy policy;
   policy.compare_native_ending = true;
-  PassOutcome out = emulated_pass(policy, planner, killed, compared);
+  PassOutcome out = pass(policy, killed);
   EXPECT_FALSE(out.emulated.has_value());
   EXPECT_FALSE(out.interrupted);
-  EXPECT_FALSE(compared.complete);
-  EXPECT_FALSE(compared.regions[0].flops.has_value());
-  ASSERT_FALSE(compared.warnings.empty());
-  EXPECT_EQ(compared.warnings[0], "the emulated run ended early: the program was killed by SIGSYS under valgrind "
-                                  "where it exited with 0 natively: flops and bytes were not measured (null)");
+  EXPECT_FALSE(res.complete);
+  EXPECT_FALSE(res.regions[0].flops.has_value());
+  ASSERT_FALSE(res.warnings.empty());
+  EXPECT_EQ(res.warnings[0], "the emulated run ended early: the program was killed by SIGSYS under valgrind "
+                             "where it exited with 0 natively: flops and bytes were not measured (null)");
 
-  result::Run alone = native_result(3);
+  res = native_result(3);
   policy.compare_native_ending = false;
-  EXPECT_TRUE(emulated_pass(policy, planner, killed, alone).emulated.has_value());
-  EXPECT_EQ(alone.regions[0].flops, 12.0);
+  EXPECT_TRUE(pass(policy, killed).emulated.has_value());
+  EXPECT_EQ(res.regions[0].flops, 12.0);
 }
 
-TEST(EmulatedPass, TheOnlyRunGivesTheRegionsAndTheEnding) {
-  auto planner = pass_planner();
-  result::Run res;
+TEST_F(EmulatedPass, TheOnlyRunGivesTheRegionsAndTheEnding) {
+  res = result::Run{};
   res.wall_time_s = 1.0;
   PassPolicy policy;
   policy.untimed_calls_source = "agent (emulated run)";
   policy.ending_from_emulation = true;
-  PassOutcome out = emulated_pass(policy, planner, [] {
+  PassOutcome out = pass(policy, [] {
     auto e = emulated_calls(2);
     e.exit_code = 3;
     return e;
-  }, res);
+  });
   ASSERT_TRUE(out.emulated.has_value());
   EXPECT_TRUE(res.complete);
   EXPECT_EQ(res.exit_status, 3);
