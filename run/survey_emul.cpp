@@ -10,6 +10,7 @@
 
 #include "run/assemble.hpp"
 #include "run/emul_merge.hpp"
+#include "run/emulated_pass.hpp"
 #include "common/error.hpp"
 #include "common/program.hpp"
 #include "emul/emul.hpp"
@@ -61,9 +62,7 @@ emul::Options emulation_options(const SurveyEmulation& how, const probes::Planne
   eo.scope = regions::Scope::Thread;  // a function's counts are its thread's, whatever others do
   eo.cache_sim = how.cache_sim;
   eo.cache = how.cache;
-  eo.progress = how.quiet ? emul::Options::ProgressOutput::None
-                          : isatty(2) ? emul::Options::ProgressOutput::Terminal
-                                      : emul::Options::ProgressOutput::Lines;
+  eo.progress = progress_output(how.quiet);
   eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
   eo.keep_calls = [](regions::RegionId) { return false; };  // totals only
   eo.on_instance = [&self](const regions::Instance& inst) { self.add(inst); };
@@ -107,7 +106,7 @@ void attach_regions(const probes::Planner& planner, const emul::Result& emulated
 
 }  // namespace
 
-std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run) {
+PassOutcome emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run) {
   std::vector<regions::RegionSpec> specs;
   for (const auto& name : emulated_symbols(*run.survey)) {
     try {
@@ -118,7 +117,7 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
   }
   if (specs.empty()) {
     run.warnings.push_back("no sampled function can be a region: nothing emulated");
-    return "";
+    return {};
   }
   probes::Planner planner(specs);
   std::error_code ec;
@@ -129,27 +128,26 @@ std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmu
                            "resolvers; `roofprof run` measures them in-process): " + ifuncs);
   regions::SelfCounts self;
   emul::Options eo = emulation_options(how, planner, self);
-  if (!how.quiet)
-    std::fprintf(stderr, "roofprof: emulated run for the exact flops and bytes of %zu functions\n",
-                 planner.regions().size());
-  try {
-    auto emulated = emul::run(argv, probes, eo);
-    run.regions = untimed_regions(planner, emulated.aggregate, "emulated run");
-    // time: set from the samples for the functions the survey keeps
-    for (auto& r : run.regions) r.sources["time"] = "samples (approximate)";
-    if (emulated.interrupted) {
-      run.complete = false;
-      run.warnings.push_back("the emulated run was interrupted: flops and bytes were not measured (null)");
-      return "";
-    }
-    for (auto& w : merge_emulated(run.regions, emulated, how.cache_sim)) run.warnings.push_back(std::move(w));
-    record_simulated_caches(emulated, how.cache.empty() ? "reported" : "option", false, run);
-    attach_regions(planner, emulated, self, run);
-  } catch (const UserError& e) {
-    run.warnings.push_back(std::string("emulated run failed: ") + e.what());
-    return e.what();
+  auto emulate = [&]() {
+    if (!how.quiet)
+      std::fprintf(stderr, "roofprof: emulated run for the exact flops and bytes of %zu functions\n",
+                   planner.regions().size());
+    return emul::run(argv, probes, eo);
+  };
+  // The functions' regions are the emulated run's (the survey sampled, it timed no call); a
+  // function's counts are its own thread's. An unmeasured pass is said once, not per function.
+  PassPolicy policy;
+  policy.untimed_calls_source = "emulated run";
+  policy.cache_sim = how.cache_sim;
+  policy.warn_each_region = false;
+  PassOutcome pass = emulated_pass(policy, planner, emulate, run);
+  // time: set from the samples for the functions the survey keeps
+  for (auto& r : run.regions) r.sources["time"] = "samples (approximate)";
+  if (pass.emulated) {
+    record_simulated_caches(*pass.emulated, how.cache.empty() ? "reported" : "option", false, run);
+    attach_regions(planner, *pass.emulated, self, run);
   }
-  return "";
+  return pass;
 }
 
 }  // namespace roofprof::run

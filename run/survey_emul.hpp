@@ -7,6 +7,7 @@
 
 #include "common/cache_info.hpp"
 #include "result/result.hpp"
+#include "run/emulated_pass.hpp"
 
 namespace roofprof::run {
 
@@ -17,8 +18,9 @@ struct SurveyEmulation {
 };
 
 // Fills `run.regions` (one per emulated function; time: the sampled inclusive time) and each
-// function's `region` and self quantities in `run.survey`. Returns the error that ended the
-// emulated run ("" when none); an interrupted run leaves W and Q null and `run` incomplete.
-std::string emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run);
+// function's `region` and self quantities in `run.survey`, through the emulated pass that `run`
+// runs too (run/emulated_pass.hpp): its error (the caller fails with it once the survey is
+// written), whether a signal to roofprof cut it short (W and Q null, `run` incomplete).
+PassOutcome emulate_survey(const std::vector<std::string>& argv, const SurveyEmulation& how, result::Run& run);
 
 }  // namespace roofprof::run

@@ -84,7 +84,8 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
   p.emulated_pass = p.counting.kind == BackendKind::emul || p.counting.traffic_by_emulation;
   p.emulated_traffic_only = p.native_counting && p.emulated_pass;
   p.emulated_marks_by_agent = p.emulated_pass && r.no_ptrace;
-  if (r.cold) p.eviction = r.no_ptrace ? Eviction::Agent : Eviction::Tracer;
+  const bool cold = r.cache_state == CacheState::Cold;
+  if (cold) p.eviction = r.no_ptrace ? Eviction::Agent : Eviction::Tracer;
   if (launch && p.emulated_pass) {
     // A rank runs once: under valgrind, its regions marked by the in-process agent (no native
     // run resolved them for entry probes); the simulated caches are emptied by the tool.
@@ -102,7 +103,7 @@ Plan make_plan(const Request& r, BackendChoice choice, bool agent_counts_events,
   // The combined mode (docs/preload.md): the agent is loaded at start, and --cache-state cold
   // evicts at the tracer's entry breakpoints. With emulation it times the native run (the
   // emulated pass has probes of its own).
-  if (!r.launch || r.cold) {
+  if (!r.launch || cold) {
     if (r.preload_given)
       p.warnings.push_back("--preload has no effect with --pid or --cache-state cold: every region is measured "
                            "with breakpoints");

@@ -25,6 +25,7 @@
 
 #include "common/launcher.hpp"
 #include "counters/backend_choice.hpp"
+#include "runplan/option_values.hpp"
 
 namespace roofprof::runplan {
 
@@ -36,7 +37,7 @@ struct Request {
   bool no_ptrace = false;
   bool preload = true;           // --preload (default) / --no-preload
   bool preload_given = false;    // either was on the command line
-  bool cold = false;             // --cache-state cold
+  CacheState cache_state = CacheState::Warm;  // --cache-state
 };
 
 // Facts about the program to start (ignored with --pid).

@@ -26,6 +26,7 @@
 #include "common/program.hpp"
 #include "run/emul_agent.hpp"
 #include "run/emul_merge.hpp"
+#include "run/emulated_pass.hpp"
 #include "run/groups.hpp"
 #include "cli/number_option.hpp"
 #include "run/observer.hpp"
@@ -84,7 +85,7 @@ struct RunOptions {
   bool output_given = false;  // -o: that name; else roofprof.json, or roofprof.N.json when another run holds it
   int pid = 0;
   bool follow_fork = false;
-  std::string scope = "process";
+  regions::Scope scope = regions::Scope::Process;
   int repeat = 1;
   double max_probe_slowdown = 10;  // 0: probe every call whatever it costs
   std::string backend = "auto";
@@ -94,7 +95,7 @@ struct RunOptions {
   std::vector<std::string> events;
   std::string event_dir;  // --event-dir: user event sets (counters/user_event_sets.hpp)
   bool cache_sim = true;
-  std::string cache_state = "warm";
+  runplan::CacheState cache_state = runplan::CacheState::Warm;
   std::string cache_last_level = "host";  // host | inclusive | non-inclusive
   std::string cache_geometry;             // --cache as given; "": the host's caches
   std::vector<CacheInfo> cache_levels;    // its levels (cache_option)
@@ -139,7 +140,7 @@ runplan::Request request_of(const RunOptions& o) {
   r.no_ptrace = o.no_ptrace;
   r.preload = o.preload;
   r.preload_given = o.preload_given;
-  r.cold = o.cache_state == "cold";
+  r.cache_state = o.cache_state;
   return r;
 }
 
@@ -188,7 +189,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
   std::vector<std::string> events = o.events;
   if ((choice.kind == counters::BackendKind::emul || choice.kind == counters::BackendKind::native) && events.empty())
     events = {"none"};
-  auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == "process");
+  auto counting = counters::make_run_counting(choice.kind, caps, events, o.scope == regions::Scope::Process);
   const bool agent_counts = agent_counts_events(*counting.backend);
   return Measuring{runplan::make_plan(req, std::move(choice), agent_counts, program, launch, &without_native),
                    std::move(counting)};
@@ -322,51 +323,30 @@ std::optional<std::string> never_found_error(const probes::Planner& planner, con
                      u.why.empty() ? "no module the program loaded has it" : u.why, output);
 }
 
-// An MPI rank under --backend emul runs once, under valgrind (runplan): its regions, calls and
-// exit come from the emulated run; no clock timed the calls, so their time is null.
-void emulated_regions_only(const probes::Planner& planner, const emul::Result& emulated, result::Run& res) {
-  res.regions = untimed_regions(planner, emulated.aggregate, "agent (emulated run)");
-  res.wall_time_s = std::nullopt;
-  res.complete = !emulated.interrupted && emulated.signal == 0;
-  if (emulated.signal) res.term_signal = emulated.signal;
-  else if (emulated.exit_code >= 0) res.exit_status = emulated.exit_code;
-  res.warnings.push_back("a rank of an MPI job runs once, under valgrind: flops and bytes are exact, time was not "
-                         "measured (null); run the job again with --backend time for T");
-}
-
-// The emulated pass did not run to the program's end: what it counted is part of the program,
-// which would pass for the whole's. The result is incomplete; W and Q (with native counting,
-// the bytes below L1) stay null, with the reason on the run and on each region called.
-void not_measured(result::Run& res, bool traffic_only, const std::string& why) {
-  res.complete = false;
-  res.warnings.push_back(why + (traffic_only ? ": bytes (Q) below L1 were not measured (null)"
-                                             : ": flops and bytes were not measured (null)"));
-  for (auto& w : unmeasured_region_warnings(res.regions, traffic_only, why)) res.warnings.push_back(std::move(w));
-}
-
-// The emulated pass of the two-run method: exact W and Q. Returns the error that ended it
-// ("" when none); an interrupted pass leaves W and Q null and the result incomplete.
-std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes::Planner& planner, CallGroups& groups,
-                         regions::Scope scope, result::Run& res, bool& interrupted) {
+// The emulated pass of the two-run method (exact W and Q), of native counting (the bytes below
+// L1) or an MPI rank's only run: the program under valgrind, its regions marked the way the
+// native run marked them; what the pass's end means for the result is run/emulated_pass's.
+PassOutcome run_emulated(const RunOptions& o, const runplan::Plan& plan, probes::Planner& planner, CallGroups& groups,
+                         result::Run& res) {
   emul::Options eo;
-  eo.scope = scope;
+  eo.scope = o.scope;
   eo.cache_sim = o.cache_sim;
   eo.last_level_inclusive = o.last_inclusive;
   eo.cold_at_entry = plan.eviction != runplan::Eviction::None;
   eo.follow_exec = o.follow_fork;
-  eo.progress = o.quiet ? emul::Options::ProgressOutput::None
-                        : isatty(2) ? emul::Options::ProgressOutput::Terminal
-                                    : emul::Options::ProgressOutput::Lines;
+  eo.progress = progress_output(o.quiet);
   uint64_t native_calls = 0;  // summed over the runs of --repeat; the emulated pass is one run
   for (const auto& r : res.regions) native_calls += r.calls;
   eo.expected_calls = native_calls / uint64_t(std::max(o.repeat, 1));
   eo.region_name = [&planner](regions::RegionId id) { return planner.regions().at(id).name; };
   eo.keep_calls = [&groups](regions::RegionId id) { return groups.grouped(id); };  // per-call W and Q of a group
   eo.annotate = o.annotate;
-  if (!o.quiet)
-    std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (%s)\n",
-                 plan.native_pass ? "the program runs again" : "the only run of this rank");
-  try {
+  // Without --cache: the host's hierarchy, resized to the measured one where that differs.
+  HostGeometry host{{}, o.cache_levels.empty() ? "reported" : "option", "", false};
+  auto emulate = [&]() {
+    if (!o.quiet)
+      std::fprintf(stderr, "roofprof: emulated run for exact flops and bytes (%s)\n",
+                   plan.native_pass ? "the program runs again" : "the only run of this rank");
     // The emulated run marks regions the way the native run did: with --no-ptrace the agent's
     // hooks (client requests to the tool), otherwise entry probes where breakpoints were.
     std::vector<probes::PlannedProbe> probes;
@@ -375,8 +355,6 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       probes = emulation_probes(planner);
       for (auto& w : emulation_left_out(planner)) res.warnings.push_back(std::move(w));
     }
-    // Without --cache: the host's hierarchy, resized to the measured one where that differs.
-    HostGeometry host{{}, o.cache_levels.empty() ? "reported" : "option", "", false};
     if (o.cache_sim && o.cache_levels.empty()) host = host_geometry(o.ceilings, emul::host_cache_geometry());
     eo.cache = o.cache_levels.empty() ? host.levels : o.cache_levels;
     eo.cache_is_host = o.cache_levels.empty();
@@ -384,45 +362,29 @@ std::string run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
       std::fprintf(stderr, "roofprof: simulating the measured caches %s (from %s) instead of the reported %s\n",
                    emul::to_string(host.levels).c_str(), host.measured_in.c_str(),
                    emul::to_string(emul::host_cache_geometry()).c_str());
-    auto emulated = emul::run(o.command, probes, eo);
-    interrupted = emulated.interrupted;
-    if (!plan.native_pass) emulated_regions_only(planner, emulated, res);
-    if (emulated.interrupted) {
-      // Part of the program ran emulated: its W and Q would pass for the whole run's.
-      not_measured(res, plan.emulated_traffic_only, "the emulated run was interrupted");
-      return "";
-    }
-    if (plan.native_pass)
-      if (auto why = emulated_pass_cut_short(emulated, res.exit_status, res.term_signal)) {
-        not_measured(res, plan.emulated_traffic_only, *why);
-        return "";
-      }
-    for (auto& w : merge_emulated(res.regions, emulated, o.cache_sim, plan.emulated_traffic_only))
-      res.warnings.push_back(std::move(w));
-    if (emulated.execed_unmeasured)
-      res.warnings.push_back(
-          "the program replaced itself (execve): without --follow-fork the emulated run measured the code before "
-          "the exec only, while the native run's times include the program it exec'd: W and Q describe less code "
-          "than T in the regions open across the exec and the whole run (--follow-fork measures both)");
-    record_simulated_caches(emulated, host.source, host.last_level_measured, res);
-    if (o.annotate) attach_annotation(res.regions, emulated.annotation);
-    groups.add_emulated(emulated);
-  } catch (const Interrupted& e) {
-    // A signal before valgrind started: the emulated run never ran.
-    interrupted = true;
-    not_measured(res, plan.emulated_traffic_only,
-                 fmt::format("roofprof was interrupted (SIG{}) before the emulated run", sigabbrev_np(e.signal())));
-  } catch (const UserError& e) {
-    if (plan.emulated_traffic_only) {
-      // Native counting measured W: the run stands without the bytes below L1.
-      res.warnings.push_back(std::string("bytes (Q) below L1 were not measured: the emulated run failed: ") + e.what());
-      return "";
-    }
-    // Keep what the native run measured, then fail as bad input does.
-    res.warnings.push_back(std::string("emulated run failed: ") + e.what());
-    return e.what();
-  }
-  return "";
+    return emul::run(o.command, probes, eo);
+  };
+  PassPolicy policy;
+  if (!plan.native_pass) policy.untimed_calls_source = "agent (emulated run)";
+  policy.ending_from_emulation = !plan.native_pass;
+  policy.compare_native_ending = plan.native_pass;
+  policy.traffic_only = plan.emulated_traffic_only;
+  policy.cache_sim = o.cache_sim;
+  PassOutcome pass = emulated_pass(policy, planner, emulate, res);
+  if (!plan.native_pass && pass.error.empty())
+    res.warnings.push_back("a rank of an MPI job runs once, under valgrind: flops and bytes are exact, time was not "
+                           "measured (null); run the job again with --backend time for T");
+  if (!pass.emulated) return pass;
+  const emul::Result& emulated = *pass.emulated;
+  if (emulated.execed_unmeasured)
+    res.warnings.push_back(
+        "the program replaced itself (execve): without --follow-fork the emulated run measured the code before "
+        "the exec only, while the native run's times include the program it exec'd: W and Q describe less code "
+        "than T in the regions open across the exec and the whole run (--follow-fork measures both)");
+  record_simulated_caches(emulated, host.source, host.last_level_measured, res);
+  if (o.annotate) attach_annotation(res.regions, emulated.annotation);
+  groups.add_emulated(emulated);
+  return pass;
 }
 
 // What native counting patched, for the result, and a warning where floating-point code of the
@@ -501,9 +463,9 @@ result::Run result_header(const RunOptions& o, const Measuring& m, const std::op
   res.command = o.pid ? cmdline_of(o.pid) : o.command;
   if (o.pid) res.pid = o.pid;
   res.backend = counters::to_string(m.plan.counting.kind);
-  res.scope = o.scope;
+  res.scope = runplan::to_string(o.scope);
   res.repeat = o.repeat;
-  res.cache_state = o.cache_state;
+  res.cache_state = runplan::to_string(o.cache_state);
   res.host = result::describe_host();
   if (launch) res.job = result::Job{launch->launcher, launch->rank, launch->size, launch->job_id};
   // native counting's classes are W's terms (flops_by_class), not counters of the regions
@@ -532,7 +494,7 @@ tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, 
   so.attach_pid = o.pid;
   so.follow_fork = o.follow_fork;
   so.max_probe_slowdown = o.max_probe_slowdown;
-  so.scope = o.scope == "thread" ? regions::Scope::Thread : regions::Scope::Process;
+  so.scope = o.scope;
   so.agent_user_level = m.counting.user_level;
   so.native_counting = m.plan.native_counting;
   // Counters only where they are cheap, unless the user asked for events (docs/preload.md).
@@ -556,8 +518,9 @@ int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& 
                       const tracer::SessionOptions& so, result::Run& res, const std::string& output,
                       const OutputTarget& output_target) {
   so.observer->ready();  // the backend and why
-  bool interrupted = false;
-  std::string error = run_emulated(o, m.plan, planner, groups, so.scope, res, interrupted);
+  const PassOutcome pass = run_emulated(o, m.plan, planner, groups, res);
+  const std::string& error = pass.error;
+  const bool interrupted = pass.interrupted;
   // No native run resolved the names (planner_notes would call every region "never found"):
   // the executable's own functions are found here, and said to be unmeasured.
   std::vector<std::string> unseen;
@@ -656,30 +619,23 @@ int run(const RunOptions& o) {
   note_agent_overhead(last.agent_boundary, res);
   res.agent_reader = last.agent_reader;
   if (o.pid) note_attached_probe_cost(res);
-  std::string emulation_error;
-  bool emulation_interrupted = false;
+  PassOutcome pass;  // none run: no error, not interrupted
   if (m.plan.native_counting) note_native_counting(last.native, res);
   std::optional<std::string> skipped = m.plan.emulated_traffic_only ? skip_traffic_pass(o, res) : std::nullopt;
   if (skipped) {
     res.warnings.push_back("bytes (Q) below L1 were not measured: " + *skipped +
                            "; --backend emul runs the emulated pass anyway (W then by emulation too)");
     if (!o.quiet) std::fprintf(stderr, "roofprof: note: %s\n", res.warnings.back().c_str());
-  } else if (m.plan.emulated_pass && last.complete && !supervisor::interrupted()) {
-    emulation_error = run_emulated(o, m.plan, planner, groups, so.scope, res, emulation_interrupted);
   } else if (m.plan.emulated_pass && last.complete) {
-    // The native run ended whole, and a signal came before the emulated run started.
-    emulation_interrupted = true;
-    not_measured(res, m.plan.emulated_traffic_only,
-                 fmt::format("roofprof was interrupted (SIG{}) before the emulated run",
-                             sigabbrev_np(supervisor::last_request_signal())));
+    pass = run_emulated(o, m.plan, planner, groups, res);
   }
   groups.set_native_classes(counters::native_events_at(backend.events()));
   groups.fill(res.regions, res.events);
   result::write_atomic(res, output_target);
   log::line(log::Category::Tracer, "result written");
   print_summary_line(o, res, output);
-  if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
-  if (emulation_interrupted) return last.ending.cut_short_by(supervisor::last_request_signal()).exit_code();
+  if (!pass.error.empty()) throw UserError(pass.error + " (time and counters of the native run are in " + output + ")");
+  if (pass.interrupted) return last.ending.cut_short_by(supervisor::last_request_signal()).exit_code();
   if (last.ending.term_signal) {
     std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.ending.term_signal).c_str());
     return last.ending.exit_code();
@@ -706,8 +662,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "%j job id; under mpirun/srun the rank is added when %r is absent (docs/mpi.md)");
   auto* pid = sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
   sub.add_flag("--follow-fork", o->follow_fork, "measure child processes too");
-  sub.add_option("--scope", o->scope, "counts of the whole process or of the entering thread only")
-      ->check(CLI::IsMember({"process", "thread"}));
+  // --scope and --cache-state: the word checked against runplan's names, then its value taken
+  sub.add_option_function<std::string>(
+         "--scope", [o](const std::string& word) { o->scope = *runplan::scope_named(word); },
+         "counts of the whole process or of the entering thread only")
+      ->check(CLI::IsMember(runplan::scope_names()));
   sub.add_option("--repeat", o->repeat, "run the program N times and aggregate")->check(at_least(1));
   sub.add_option("--max-probe-slowdown", o->max_probe_slowdown,
                  "stop probing the costliest regions when breakpoints would make the run more than N times "
@@ -740,10 +699,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "this machine's cached ceilings; a last level it measured at under half the reported size is simulated "
                  "at the measured size (docs/emulation.md)")
       ->type_name("FILE");
-  sub.add_option("--cache-state", o->cache_state,
-                 "warm: the program as it runs; cold: caches evicted before each outermost region call "
-                 "(docs/methodology.md)")
-      ->check(CLI::IsMember({"warm", "cold"}));
+  sub.add_option_function<std::string>(
+         "--cache-state", [o](const std::string& word) { o->cache_state = *runplan::cache_state_named(word); },
+         "warm: the program as it runs; cold: caches evicted before each outermost region call "
+         "(docs/methodology.md)")
+      ->check(CLI::IsMember(runplan::cache_state_names()));
   sub.add_flag("--quiet,-q", o->quiet, "no summary on stderr");
   sub.add_option("--group-by", o->group_by,
                  "split each function region's calls: args (built-in signatures: by problem size; the default) "

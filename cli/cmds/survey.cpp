@@ -91,10 +91,10 @@ int run(const SurveyOptions& o) {
   result::Run res = survey_header(o, sampled);
   symbolizer::ElfCache cache;
   res.survey = survey::build_survey(sampled.samples, cache);
-  std::string error;
-  if (emul && sampled.complete && !supervisor::interrupted()) {
+  PassOutcome emulation;  // none run: no error, not interrupted
+  if (emul && sampled.complete) {
     survey::add_dispatch_variants(*res.survey, cache);
-    error = emulate_survey(o.command, {o.cache_sim, o.quiet, o.cache_levels}, res);
+    emulation = emulate_survey(o.command, {o.cache_sim, o.quiet, o.cache_levels}, res);
     survey::drop_unreached_variants(*res.survey);
   }
   survey::Selection sel;
@@ -114,8 +114,9 @@ int run(const SurveyOptions& o) {
     std::fprintf(stderr, "roofprof: results in %s (roofprof report %s; roofprof run --regions-from %s -- ...)\n",
                  output.c_str(), output.c_str(), output.c_str());
   }
-  if (!error.empty()) throw UserError(error + " (the sampled survey is in " + output + ")");
-  return sampled.ending.cut_short_by(sampled.complete ? 0 : supervisor::last_request_signal()).exit_code();
+  if (!emulation.error.empty()) throw UserError(emulation.error + " (the sampled survey is in " + output + ")");
+  const bool cut_short = !sampled.complete || emulation.interrupted;
+  return sampled.ending.cut_short_by(cut_short ? supervisor::last_request_signal() : 0).exit_code();
 }
 
 }  // namespace

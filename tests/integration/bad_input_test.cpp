@@ -49,6 +49,19 @@ TEST(RunBadInput, ProgramThatCannotRunInEveryMode) {
   }
 }
 
+// --scope and --cache-state: the word is checked against runplan's names (runplan/option_values.hpp)
+// before the program starts.
+TEST(RunBadInput, UnknownScopeOrCacheStateNamesTheChoices) {
+  Sandbox sb;
+  auto scope = sb.roofprof({"run", "--scope", "threads", "--region", "thread_work", "--", fixture("run_threads"), "1"});
+  expect_one_line_error(scope);
+  EXPECT_EQ(scope.err, "roofprof: --scope: threads not in {process,thread} (see roofprof --help)\n") << scope.diag();
+  auto state = sb.roofprof({"run", "--cache-state", "hot", "--region", "thread_work", "--", fixture("run_threads"), "1"});
+  expect_one_line_error(state);
+  EXPECT_EQ(state.err, "roofprof: --cache-state: hot not in {warm,cold} (see roofprof --help)\n") << state.diag();
+  EXPECT_EQ(state.out.find("done"), std::string::npos) << "the program should not have run" << state.diag();
+}
+
 TEST(RunBadInput, MalformedSpan) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--span", "loop=span.c:10", "--", fixture("run_span")});

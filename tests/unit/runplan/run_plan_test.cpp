@@ -42,7 +42,7 @@ TEST(RunPlan, NoPreloadIsBreakpointsWithoutAWord) {
 TEST(RunPlan, NoPtraceIsTheAgentAloneAndItEvictsWhenCold) {
   Request r;
   r.no_ptrace = true;
-  r.cold = true;
+  r.cache_state = CacheState::Cold;
   Plan p = plan(r);
   EXPECT_EQ(p.native, Mechanism::Agent);
   EXPECT_EQ(p.eviction, Eviction::Agent);
@@ -50,7 +50,7 @@ TEST(RunPlan, NoPtraceIsTheAgentAloneAndItEvictsWhenCold) {
 
 TEST(RunPlan, ColdIsBreakpointsEvictingInTheTracer) {
   Request r;
-  r.cold = true;
+  r.cache_state = CacheState::Cold;
   Plan quiet = plan(r);
   EXPECT_EQ(quiet.native, Mechanism::Breakpoints);
   EXPECT_EQ(quiet.eviction, Eviction::Tracer);
@@ -103,7 +103,7 @@ TEST(RunPlan, EmulationCannotStartAnAttachedProcessAgain) {
 TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
   Request r;
   r.backend = "emul";
-  r.cold = true;
+  r.cache_state = CacheState::Cold;
   Plan only = plan(r, BackendKind::emul, true, false, mpirun());
   EXPECT_EQ(only.counting.kind, BackendKind::emul);
   EXPECT_FALSE(only.native_pass);
@@ -112,7 +112,7 @@ TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
   EXPECT_EQ(only.eviction, Eviction::None);
   EXPECT_NE(only.counting.reason.find("time not measured"), std::string::npos);
   EXPECT_TRUE(plan(r, BackendKind::emul, true, false, std::nullopt).native_pass);  // outside a job: two runs
-  r.cold = false;
+  r.cache_state = CacheState::Warm;
   r.backend = "auto";
   Plan p = plan(r, BackendKind::emul, true, false, mpirun());
   EXPECT_EQ(p.counting.kind, BackendKind::time);
