@@ -104,6 +104,25 @@ TEST(EntryPatch, AnEntryThatCannotBePatchedKeepsABreakpointAndSaysWhy) {
   EXPECT_EQ(region(doc, "st_tiny")["sources"]["calls"], "patch");
 }
 
+// The scan for rel32 jumps into an entry covers the whole module, beyond a rel8's reach: a
+// function 512 bytes away that jumps to the second instruction keeps the entry from a patch.
+TEST(EntryPatch, AnEntryThatCodeFarAwayJumpsIntoKeepsABreakpoint) {
+  Sandbox sb;
+  auto r = patch_run(sb, {"st_entry_target", "st_skips_first", "st_tiny"}, {"1000", "0", "40"});
+  ASSERT_EQ(r.exit_code(), 0) << r.diag();
+  EXPECT_EQ(r.out.substr(r.out.rfind(' ')), " 0\n") << r.out;  // both returned 6 every time
+  json doc = load_result(r);
+  json target = region(doc, "st_entry_target");
+  EXPECT_EQ(calls(target), 40) << target.dump();  // entered at its entry; the jumps past it are no calls
+  EXPECT_EQ(target["sources"]["calls"], "breakpoint") << target.dump();
+  EXPECT_TRUE(has_warning(doc, "region 'st_entry_target': the entry of st_entry_target (run_patch_calls) cannot be "
+                               "patched (code elsewhere in the module jumps into its first 8 bytes)"))
+      << doc["warnings"].dump();
+  EXPECT_EQ(calls(region(doc, "st_skips_first")), 40);
+  EXPECT_EQ(region(doc, "st_skips_first")["sources"]["calls"], "patch");
+  EXPECT_EQ(region(doc, "st_tiny")["sources"]["calls"], "patch");
+}
+
 // Every function of python3, numpy, OpenBLAS and the C library at once (--region '*'): more
 // than 20,000 entries patched, hand-written assembly (glibc's string functions, which jump into
 // each other's first bytes), local functions whose callers keep values in registers across
