@@ -24,8 +24,8 @@ namespace roofprof::supervisor {
 
 struct RunOptions {
   std::vector<std::string> argv;  // program to launch (empty when attaching)
-  pid_t attach_pid = 0;           // --pid
-  bool follow_fork = false;       // measure child processes too
+  pid_t attach_pid = 0;  // --pid
+  bool follow_fork = false;  // measure child processes too
   regions::Scope scope = regions::Scope::Process;
   // run --max-probe-slowdown: when probes would make the run more than this many times slower
   // than without them, the costliest stop (breakpoints: tracer/session_cost.cpp); 0: never.
@@ -52,8 +52,8 @@ struct RunOptions {
 };
 
 struct RunOutcome {
-  Ending ending;                   // the program's exit code or the signal that killed it
-  bool complete = true;            // false: interrupted or detached before the program ended
+  Ending ending;  // the program's exit code or the signal that killed it
+  bool complete = true;  // false: interrupted or detached before the program ended
   double wall_time_s = 0;
   std::vector<std::string> warnings;
   std::optional<uint64_t> cache_evictions;  // --cache-state cold: evictions made; null: none asked
