@@ -52,7 +52,6 @@
 #include "supervisor/signals.hpp"
 #include "survey/select.hpp"
 #include "tracer/session.hpp"
-#include "tracer/wait_status.hpp"
 
 namespace roofprof::cli {
 
@@ -677,7 +676,7 @@ int run(const RunOptions& o) {
   if (!emulation_error.empty()) throw UserError(emulation_error + " (time and counters of the native run are in " + output + ")");
   if (emulation_interrupted) return last.ending.cut_short_by(supervisor::last_request_signal()).exit_code();
   if (last.ending.term_signal) {
-    std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.ending.term_signal).c_str());
+    std::fprintf(stderr, "roofprof: program killed by %s\n", supervisor::signal_name(*last.ending.term_signal).c_str());
     return last.ending.exit_code();
   }
   // A name never found is the same error, exit status 2, whether it was known before the program
