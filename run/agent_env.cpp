@@ -58,7 +58,7 @@ std::string agent_library() {
   return lib.string();
 }
 
-std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
+std::map<std::string, std::string> agent_settings(const supervisor::RunOptions& so, const counters::Backend& backend,
                                                   const probes::Planner& planner, const std::string& dir) {
   std::map<std::string, std::string> settings = {
       {RP_ENV_AGENT_DIR, dir},

@@ -13,7 +13,7 @@
 #include "counters/backend.hpp"
 #include "preload/agent_events.hpp"
 #include "probes/plan.hpp"
-#include "tracer/session.hpp"
+#include "supervisor/run.hpp"
 
 namespace roofprof::run {
 
@@ -30,7 +30,7 @@ std::string regions_setting(const probes::Planner& planner);
 
 // ROOFPROF_AGENT_* settings and LD_PRELOAD (agent first, then any existing value). Throws
 // UserError for events the agent cannot count.
-std::map<std::string, std::string> agent_settings(const tracer::SessionOptions& so, const counters::Backend& backend,
+std::map<std::string, std::string> agent_settings(const supervisor::RunOptions& so, const counters::Backend& backend,
                                                   const probes::Planner& planner, const std::string& dir);
 
 // A directory for the record files ($TMPDIR/roofprof-agent-XXXXXX), removed afterwards.

@@ -30,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // What the agent cannot do, said before the program starts.
-std::string check_and_resolve(const tracer::SessionOptions& so, const probes::Planner& planner) {
+std::string check_and_resolve(const supervisor::RunOptions& so, const probes::Planner& planner) {
   for (const auto& s : planner.specs())
     if (s.kind == regions::RegionKind::Span)
       throw UserError(fmt::format("--span {} needs breakpoints: the in-process agent only hooks functions called "
@@ -48,7 +48,7 @@ std::string check_and_resolve(const tracer::SessionOptions& so, const probes::Pl
 
 }  // namespace
 
-tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters::Backend& backend,
+supervisor::RunOutcome run_with_agent(const supervisor::RunOptions& so, counters::Backend& backend,
                                       probes::Planner& planner, regions::Tracker& tracker) {
   std::string path = check_and_resolve(so, planner);
   RecordDir dir;
@@ -58,7 +58,7 @@ tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters
   collector.skip_if_frequent(so.agent_skip_if_frequent, so.agent_skip_factor);
   collector.key_calls(*so.observer);
   so.observer->ready();  // everything the agent cannot do has been said
-  tracer::SessionOutcome out;
+  supervisor::RunOutcome out;
   int64_t start = monotonic_ns();
   supervisor::Launch launch;
   launch.path = path;

@@ -6,14 +6,14 @@
 #include "counters/backend.hpp"
 #include "probes/plan.hpp"
 #include "regions/tracker.hpp"
-#include "tracer/session.hpp"
+#include "supervisor/run.hpp"
 
 namespace roofprof::run {
 
 // Runs so.argv once under the agent. Boundaries go to the run's `tracker`; regions are named by `planner`
 // from the modules the agent reports. Throws UserError for what the agent cannot do (--pid,
 // spans, a static executable, an event it cannot count) before starting the program.
-tracer::SessionOutcome run_with_agent(const tracer::SessionOptions& so, counters::Backend& backend,
+supervisor::RunOutcome run_with_agent(const supervisor::RunOptions& so, counters::Backend& backend,
                                       probes::Planner& planner, regions::Tracker& tracker);
 
 }  // namespace roofprof::run

@@ -21,7 +21,7 @@
 
 namespace roofprof::run {
 
-CombinedAgent::CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend,
+CombinedAgent::CombinedAgent(const supervisor::RunOptions& so, const counters::Backend& backend,
                              probes::Planner& planner, regions::Tracker& tracker,
                              std::function<bool(regions::RegionId)> needs_arguments, bool patch)
     : planner_(planner),
@@ -126,7 +126,7 @@ void CombinedAgent::root_ended(pid_t pid, int64_t end_ns, int term_signal) {
   collector_.root_ended(pid, end_ns, term_signal);
 }
 
-void CombinedAgent::finish(tracer::SessionOutcome& out) {
+void CombinedAgent::finish(supervisor::RunOutcome& out) {
   collector_.finish(monotonic_ns());
   out.agent_boundary = collector_.boundary_cost();
   out.agent_reader = collector_.reader_cost();

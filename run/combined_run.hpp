@@ -18,6 +18,7 @@
 #include "preload/collector.hpp"
 #include "probes/plan.hpp"
 #include "runplan/run_plan.hpp"
+#include "supervisor/run.hpp"
 #include "tracer/agent_link.hpp"
 #include "tracer/session.hpp"
 
@@ -28,12 +29,12 @@ class CombinedAgent final : public tracer::AgentLink {
   // `needs_arguments`: regions whose calls are grouped by their arguments at entry
   // (signatures/): they keep breakpoints, where the tracer reads the argument registers.
   // `patch`: the tracer may patch function entries for the agent (false: --no-patch).
-  CombinedAgent(const tracer::SessionOptions& so, const counters::Backend& backend, probes::Planner& planner,
+  CombinedAgent(const supervisor::RunOptions& so, const counters::Backend& backend, probes::Planner& planner,
                 regions::Tracker& tracker, std::function<bool(regions::RegionId)> needs_arguments, bool patch = true);
   // Points so.agent at this object, which must outlive the session.
   void attach(tracer::SessionOptions& so);
   // After the session: drains what is left, adds the agent's warnings and what it did not see.
-  void finish(tracer::SessionOutcome& out);
+  void finish(supervisor::RunOutcome& out);
   // region -> the mechanisms that measured its sites ("patch", "agent", "breakpoint").
   void add_mechanisms(std::map<regions::RegionId, std::set<std::string>>& out) const;
 

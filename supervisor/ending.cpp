@@ -2,6 +2,9 @@
 
 #include <sys/wait.h>
 
+#include <cstring>
+#include <fmt/format.h>
+
 namespace roofprof::supervisor {
 
 Ending Ending::of_wait_status(int status) {
@@ -14,6 +17,12 @@ int Ending::exit_code() const {
   if (request_signal) return 128 + request_signal;
   if (term_signal) return 128 + *term_signal;
   return exit_status.value_or(0);
+}
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  if (abbrev) return std::string("SIG") + abbrev;
+  return fmt::format("signal {}", sig);
 }
 
 }  // namespace roofprof::supervisor

@@ -2,6 +2,7 @@
 // How a run of a program ended, and so how roofprof ends: the one place where "128 + the
 // signal" (as a shell gives the status of a program a signal ended) is worked out.
 #include <optional>
+#include <string>
 
 namespace roofprof::supervisor {
 
@@ -25,5 +26,8 @@ struct Ending {
   int exit_code() const;
   bool operator==(const Ending&) const = default;
 };
+
+// "SIGSEGV" for 11; "signal N" for a signal without a name (the real-time ones).
+std::string signal_name(int sig);
 
 }  // namespace roofprof::supervisor

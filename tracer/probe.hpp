@@ -46,7 +46,7 @@ struct Probe {
   regions::RegionId region = 0;  // RegionEntry, SpanStart, SpanStop, SpanResume
   pid_t tid = 0;                 // Return
   uint64_t entry_sp = 0;         // Return
-  uint64_t site = 0;             // NativeUncounted: (module << 32) | place, in SessionOutcome::native
+  uint64_t site = 0;             // NativeUncounted: (module << 32) | place, in RunOutcome::native
   bool operator==(const Probe&) const = default;
 };
 

@@ -14,18 +14,17 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "counters/backend.hpp"
-#include "native/counting.hpp"
 #include "probes/entry_patch.hpp"
 #include "probes/plan.hpp"
 #include "regions/run_observer.hpp"
 #include "regions/tracker.hpp"
-#include "common/overhead.hpp"
 #include "signatures/arg_reader.hpp"
-#include "supervisor/ending.hpp"
+#include "supervisor/run.hpp"
 #include "supervisor/signals.hpp"
 #include "symbolizer/modules.hpp"
 #include "tracer/agent_link.hpp"
@@ -36,70 +35,22 @@
 
 namespace roofprof::tracer {
 
-struct SessionOptions {
-  std::vector<std::string> argv;  // program to launch (empty when attaching)
-  pid_t attach_pid = 0;           // --pid
-  bool follow_fork = false;       // measure child processes too
-  regions::Scope scope = regions::Scope::Process;
+// The run's request (supervisor/run.hpp) and what only the tracer does with it.
+struct SessionOptions : supervisor::RunOptions {
+  SessionOptions() = default;
+  explicit SessionOptions(supervisor::RunOptions run) : supervisor::RunOptions(std::move(run)) {}
   bool stop_at_entry = false;     // stop once the initial modules are loaded (roofprof symbols)
   bool record_modules = false;    // keep every module the program maps until it ends (symbols --run)
-  // run --max-probe-slowdown: when probes would make the run more than this many times slower
-  // than without them, the costliest stop (session_cost.cpp); 0: never.
-  double max_probe_slowdown = 10;
-  // Told when the regions resolved, asked for the group key of a call, told before an outermost
-  // entry (regions/run_observer.hpp; not owned).
-  regions::RunObserver* observer = &regions::no_observer();
-  // --cache-state cold with the in-process agent (--no-ptrace): the agent evicts with a buffer
-  // this big before each outermost entry (0: warm).
-  size_t agent_evict_bytes = 0;
-  // The in-process agent counts software events without their kernel side (an unprivileged
-  // user at perf_event_paranoid >= 2), as the tracer's backend does.
-  bool agent_user_level = false;
-  // The in-process agent reads counters only on regions whose calls last this many times what
-  // the counters add to a call (docs/preload.md, "What a boundary costs"); 0: on every call.
-  uint32_t agent_cheap_factor = 0;
-  // Regions a survey chose (run --regions-from) that the in-process agent stops probing when
-  // their calls are shorter than agent_skip_factor times what its probe costs a call.
-  std::set<regions::RegionId> agent_skip_if_frequent;
-  double agent_skip_factor = 0;
   // Combined mode: the in-process agent measures the sites it takes (not owned).
   AgentLink* agent = nullptr;
-  // Native counting (docs/native.md): every module's floating-point code counts its flops in
-  // each thread's slots (preload/native_format.h), patched as the module is mapped.
-  bool native_counting = false;
 };
 
-// What native counting patched in one module (session_native.cpp).
-struct NativeModule {
-  std::string path;
-  size_t sites = 0;                  // counting sites patched
-  uint64_t fp_insns = 0;             // static instructions with flops in its functions
-  uint64_t uncounted_fp_insns = 0;   // of them, in sites that could not be patched
-  std::vector<native::Uncounted> uncounted;
-  // Per place of `uncounted`: 1 once it ran, 0 while not, -1 when that could not be watched (a
-  // one-shot breakpoint at its start tells, session_native.cpp).
-  std::vector<int8_t> ran;
-  std::string failure;               // why nothing of the module counts ("" when it does)
-};
-
-struct SessionOutcome {
-  supervisor::Ending ending;        // the program's exit code or the signal that killed it
-  bool complete = true;            // false: interrupted or detached before the program ended
-  double wall_time_s = 0;
-  std::vector<std::string> warnings;
-  std::optional<uint64_t> cache_evictions;  // --cache-state cold: evictions made; null: none asked
+// The run's outcome (supervisor/run.hpp) and the modules the tracer saw.
+struct SessionOutcome : supervisor::RunOutcome {
   // stop_at_entry: the modules at entry; record_modules: every module the launched process's
   // last program image mapped, in the order they appeared.
   std::vector<symbolizer::LoadedModule> modules;
   std::vector<std::string> loaded_late;  // paths among `modules` that appeared after the entry point (dlopen)
-  // Regions whose breakpoints cost a large part of the run, or that were no longer probed.
-  std::map<regions::RegionId, overhead::ProbeCost> probe_costs;
-  // The in-process agent's boundary cost, from its calibration at start (when it measured).
-  std::optional<overhead::AgentBoundary> agent_boundary;
-  // Native counting: each module mapped, as patched (native_counting).
-  std::vector<NativeModule> native;
-  // What draining the agent's records cost roofprof (when the agent ran).
-  std::optional<overhead::AgentReader> agent_reader;
 };
 
 class Session : public regions::CountSource {

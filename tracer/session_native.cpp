@@ -111,7 +111,7 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
     int64_t t0 = monotonic_ns();
     ~Excluded() { budget.not_probe_cost(monotonic_ns() - t0); }
   } excluded{budget_};
-  NativeModule& done = outcome_.native.emplace_back();
+  native::PatchedModule& done = outcome_.native.emplace_back();
   done.path = m.path;
   // Every probe the module may get, now or later: block starts.
   std::vector<uint64_t> busy;
@@ -176,7 +176,7 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
 // A one-shot breakpoint at the start of each place native counting could not patch: the run
 // then says which of them ran (their flops are missing from W), not every place that might.
 void Session::watch_uncounted(Task& t, size_t module) {
-  NativeModule& nm = outcome_.native[module];
+  native::PatchedModule& nm = outcome_.native[module];
   nm.ran.assign(nm.uncounted.size(), -1);
   for (size_t k = 0; k < nm.uncounted.size(); ++k) {
     Probe p;

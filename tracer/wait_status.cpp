@@ -7,6 +7,8 @@
 #include <csignal>
 #include <cstring>
 
+#include "supervisor/ending.hpp"
+
 namespace roofprof::tracer {
 
 WaitStatus::Type WaitStatus::type() const {
@@ -29,12 +31,6 @@ int WaitStatus::fatal_sig() const { return WTERMSIG(raw_); }
 int WaitStatus::stop_sig() const { return WSTOPSIG(raw_); }
 int WaitStatus::ptrace_event() const { return (raw_ >> 16) & 0xff; }
 
-std::string signal_name(int sig) {
-  const char* abbrev = sigabbrev_np(sig);
-  if (abbrev) return std::string("SIG") + abbrev;
-  return fmt::format("signal {}", sig);
-}
-
 bool WaitStatus::is_job_stop() const {
   if (type() != Type::GroupStop) return false;
   const int sig = stop_sig();
@@ -44,9 +40,9 @@ bool WaitStatus::is_job_stop() const {
 std::string WaitStatus::describe() const {
   switch (type()) {
     case Type::Exited: return fmt::format("exited with status {}", exit_code());
-    case Type::FatalSignal: return fmt::format("killed by {}", signal_name(fatal_sig()));
-    case Type::SignalStop: return fmt::format("stopped by {}", signal_name(stop_sig()));
-    case Type::GroupStop: return fmt::format("group-stop ({})", signal_name(stop_sig()));
+    case Type::FatalSignal: return fmt::format("killed by {}", supervisor::signal_name(fatal_sig()));
+    case Type::SignalStop: return fmt::format("stopped by {}", supervisor::signal_name(stop_sig()));
+    case Type::GroupStop: return fmt::format("group-stop ({})", supervisor::signal_name(stop_sig()));
     case Type::PtraceEvent: return fmt::format("ptrace event {}", ptrace_event());
   }
   return "unknown";

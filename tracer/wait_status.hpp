@@ -30,7 +30,4 @@ class WaitStatus {
   int raw_;
 };
 
-// "SIGSEGV" for 11.
-std::string signal_name(int sig);
-
 }  // namespace roofprof::tracer

@@ -50,10 +50,10 @@
 #include "report/summary.hpp"
 #include "result/result.hpp"
 #include "supervisor/ending.hpp"
+#include "supervisor/run.hpp"
 #include "supervisor/signals.hpp"
 #include "survey/select.hpp"
 #include "tracer/session.hpp"
-#include "tracer/wait_status.hpp"
 
 namespace roofprof::cli {
 
@@ -196,7 +196,7 @@ Measuring plan_run(const RunOptions& o, const std::optional<LaunchInfo>& launch)
 }
 
 struct NativeRuns {
-  tracer::SessionOutcome last;
+  supervisor::RunOutcome last;
   std::map<regions::RegionId, std::set<std::string>> mechanisms;  // combined mode: "agent", "breakpoint", "patch"
   std::map<regions::RegionId, result::ProbeCost> probe_costs;     // summed over the runs of --repeat
 };
@@ -204,7 +204,7 @@ struct NativeRuns {
 // The native run(s) of the plan: --repeat times, or until one is interrupted. Instances go to
 // `sink` through one tracker per run, whatever the mechanism.
 NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::Backend& backend,
-                      probes::Planner& planner, CallGroups& groups, tracer::SessionOptions so,
+                      probes::Planner& planner, CallGroups& groups, supervisor::RunOptions so,
                       const regions::Tracker::Sink& sink, result::Run& res, regions::Aggregator& agg) {
   NativeRuns out;
   auto needs_arguments = [&groups](regions::RegionId id) { return groups.keyed_at_entry(id); };
@@ -215,11 +215,11 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
     }
     agg.next_run();
     regions::Tracker tracker(sink, so.scope);  // one tracker per run: every mechanism of the run feeds it
-    tracer::SessionOutcome& last = out.last;
+    supervisor::RunOutcome& last = out.last;
     switch (plan.native) {
       case runplan::Mechanism::Agent: last = run_with_agent(so, backend, planner, tracker); break;
       case runplan::Mechanism::Combined: {
-        tracer::SessionOptions with_agent = so;
+        tracer::SessionOptions with_agent(so);
         CombinedAgent agent(with_agent, backend, planner, tracker, needs_arguments, o.patch);
         agent.attach(with_agent);
         tracer::Session session(with_agent, backend, planner, tracker);
@@ -229,7 +229,7 @@ NativeRuns run_native(const RunOptions& o, const runplan::Plan& plan, counters::
         break;
       }
       case runplan::Mechanism::Breakpoints: {
-        tracer::Session session(so, backend, planner, tracker);
+        tracer::Session session(tracer::SessionOptions(so), backend, planner, tracker);
         last = session.run();
         break;
       }
@@ -389,7 +389,7 @@ PassOutcome run_emulated(const RunOptions& o, const runplan::Plan& plan, probes:
 
 // What native counting patched, for the result, and a warning where floating-point code of the
 // program's modules could not be counted (its flops are missing from W wherever it ran).
-void note_native_counting(const std::vector<tracer::NativeModule>& modules, result::Run& res) {
+void note_native_counting(const std::vector<native::PatchedModule>& modules, result::Run& res) {
   result::NativeCounting nc;
   uint64_t fp = 0, uncounted = 0, unwatched = 0;
   std::vector<std::string> failed, ran_where;
@@ -487,8 +487,8 @@ std::vector<std::string> backend_announcement(const RunOptions& o, const Measuri
   return lines;
 }
 
-tracer::SessionOptions session_options(const RunOptions& o, const Measuring& m, Observer& observer) {
-  tracer::SessionOptions so;
+supervisor::RunOptions session_options(const RunOptions& o, const Measuring& m, Observer& observer) {
+  supervisor::RunOptions so;
   so.observer = &observer;
   so.argv = o.command;
   so.attach_pid = o.pid;
@@ -515,7 +515,7 @@ void print_summary_line(const RunOptions& o, const result::Run& res, const std::
 
 // An MPI rank under --backend emul: the emulated run alone (runplan: native_pass false).
 int run_emulated_only(const RunOptions& o, const Measuring& m, probes::Planner& planner, CallGroups& groups,
-                      const tracer::SessionOptions& so, result::Run& res, const std::string& output,
+                      const supervisor::RunOptions& so, result::Run& res, const std::string& output,
                       const OutputTarget& output_target) {
   so.observer->ready();  // the backend and why
   const PassOutcome pass = run_emulated(o, m.plan, planner, groups, res);
@@ -580,7 +580,7 @@ int run(const RunOptions& o) {
   CallGroups groups(planner, caller_depth(o.group_by));
   runplan::check_asks(request_of(o), m.plan, asks_of(o, groups));
   Observer observer(groups, backend_announcement(o, m));
-  tracer::SessionOptions so = session_options(o, m, observer);
+  supervisor::RunOptions so = session_options(o, m, observer);
   for (size_t id = 0; id < planner.regions().size(); ++id)
     if (from_survey.count(planner.regions()[id].spec)) so.agent_skip_if_frequent.insert(regions::RegionId(id));
   so.agent_skip_factor = kSurveySkipFactor;
@@ -607,7 +607,7 @@ int run(const RunOptions& o) {
   log::line(log::Category::Tracer, "program starts");
   NativeRuns native = run_native(o, m.plan, backend, planner, groups, so, sink, res, agg);
   log::line(log::Category::Tracer, "program measured");
-  const tracer::SessionOutcome& last = native.last;
+  const supervisor::RunOutcome& last = native.last;
   if (evictor) res.cache_evictions = evictor->evictions();
   res.exit_status = last.ending.exit_status;
   res.term_signal = last.ending.term_signal;
@@ -637,7 +637,7 @@ int run(const RunOptions& o) {
   if (!pass.error.empty()) throw UserError(pass.error + " (time and counters of the native run are in " + output + ")");
   if (pass.interrupted) return last.ending.cut_short_by(supervisor::last_request_signal()).exit_code();
   if (last.ending.term_signal) {
-    std::fprintf(stderr, "roofprof: program killed by %s\n", tracer::signal_name(*last.ending.term_signal).c_str());
+    std::fprintf(stderr, "roofprof: program killed by %s\n", supervisor::signal_name(*last.ending.term_signal).c_str());
     return last.ending.exit_code();
   }
   // A name never found is the same error, exit status 2, whether it was known before the program

@@ -10,6 +10,7 @@ TEST(RunCrash, SegfaultInsideRegion) {
   auto r = sb.roofprof({"run", "--region", "crasher", "--", fixture("run_crash")});
   EXPECT_EQ(r.exit_code(), 139) << r.diag();
   EXPECT_NE(r.out.find("before 42"), std::string::npos) << r.diag();
+  EXPECT_NE(r.err.find("roofprof: program killed by SIGSEGV\n"), std::string::npos) << r.diag();
   json doc = load_result(r);
   ASSERT_FALSE(doc.is_null());
   EXPECT_EQ(doc["term_signal"], 11) << doc.dump(1);

@@ -10,7 +10,7 @@
 
 #include "counters/backend.hpp"
 #include "run/agent_env.hpp"
-#include "tracer/session.hpp"
+#include "supervisor/run.hpp"
 
 namespace roofprof::run {
 namespace {
@@ -80,12 +80,12 @@ TEST(Observer, AgentRecordsCallersWhenTheObserverKeysReturns) {
   for (int depth : {0, 1}) {
     CallGroups groups(planner, depth);
     Observer o(groups, {});
-    tracer::SessionOptions so;
+    supervisor::RunOptions so;
     so.observer = &o;
     auto settings = agent_settings(so, *backend, planner, "/tmp/records");
     EXPECT_EQ(settings.count("ROOFPROF_AGENT_CALLERS"), size_t(depth)) << depth;
   }
-  tracer::SessionOptions unobserved;  // regions::no_observer(): no callers
+  supervisor::RunOptions unobserved;  // regions::no_observer(): no callers
   EXPECT_EQ(agent_settings(unobserved, *backend, planner, "/tmp/records").count("ROOFPROF_AGENT_CALLERS"), 0u);
 }
 

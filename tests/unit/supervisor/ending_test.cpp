@@ -47,6 +47,12 @@ TEST(Ending, OfWaitStatus) {
   EXPECT_EQ(Ending::of_wait_status(status_of([] { ::raise(SIGKILL); })).exit_code(), 137);
 }
 
+// How roofprof names the signal that killed a program ("roofprof: program killed by SIGSEGV").
+TEST(Ending, SignalNames) {
+  EXPECT_EQ(signal_name(SIGSEGV), "SIGSEGV");
+  EXPECT_EQ(signal_name(SIGRTMIN + 6), "signal " + std::to_string(SIGRTMIN + 6));  // real-time: no name
+}
+
 // Interrupted before the program started: the same 128 + signal.
 TEST(Ending, InterruptedBeforeStartAgrees) {
   EXPECT_EQ(Interrupted(SIGUSR1).exit_status(), Ending::requested(SIGUSR1).exit_code());
