@@ -1,5 +1,7 @@
 #include "native/patch_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,14 +205,23 @@ bool trusted(const std::filesystem::path& file) {
 
 std::optional<ModulePatch> load_patch(const PatchKey& key, uint64_t bias) {
   if (!trusted(key.file)) return std::nullopt;
-  std::ifstream f(key.file, std::ios::binary | std::ios::ate);
-  if (!f) return std::nullopt;
-  const std::streamoff size = f.tellg();
-  if (size <= 0) return std::nullopt;
-  std::string bytes(size_t(size), '\0');
-  if (!f.seekg(0) || !f.read(bytes.data(), size)) return std::nullopt;
+  // Mapped, not read: FFTW's entry is 1.6 MB, and a copy of it cost 400 page faults a run.
+  const int fd = ::open(key.file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  void* map = ::fstat(fd, &st) == 0 && st.st_size > 0
+                  ? ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
+                  : MAP_FAILED;
+  ::close(fd);
+  if (map == MAP_FAILED) return std::nullopt;
+  struct Unmap {
+    void* at;
+    size_t size;
+    ~Unmap() { ::munmap(at, size); }
+  } unmap{map, size_t(st.st_size)};
+  const std::string_view bytes(static_cast<const char*>(map), size_t(st.st_size));
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
-  In in(std::string_view(bytes).substr(sizeof kMagic));
+  In in(bytes.substr(sizeof kMagic));
   std::string text;
   if (!in.str(text) || text != key.text) return std::nullopt;
   return deserialize(in, bias);
