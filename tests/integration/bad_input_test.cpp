@@ -62,6 +62,18 @@ TEST(RunBadInput, UnknownScopeOrCacheStateNamesTheChoices) {
   EXPECT_EQ(state.out.find("done"), std::string::npos) << "the program should not have run" << state.diag();
 }
 
+// --backend: the word is checked against runplan's names (runplan/option_values.hpp) before the
+// program starts; no backend is chosen for a word that names none.
+TEST(RunBadInput, UnknownBackendNamesTheChoices) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "papi", "--region", "thread_work", "--", fixture("run_threads"), "1"});
+  expect_one_line_error(r);
+  EXPECT_EQ(r.err, "roofprof: --backend: papi not in {auto,perf,native,emul,time} (see roofprof --help)\n")
+      << r.diag();
+  EXPECT_EQ(r.out.find("done"), std::string::npos) << "the program should not have run" << r.diag();
+  EXPECT_FALSE(fs::exists(sb.path("roofprof.json"))) << r.diag();
+}
+
 TEST(RunBadInput, MalformedSpan) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--span", "loop=span.c:10", "--", fixture("run_span")});
