@@ -1,6 +1,7 @@
 #include "counters/backend_choice.hpp"
 
 #include "common/error.hpp"
+#include "common/run_words.hpp"
 #include "counters/event_set.hpp"
 
 namespace roofprof::counters {
@@ -65,28 +66,37 @@ BackendChoice choose_native(const Capabilities& c, const std::string& why) {
 
 std::string to_string(BackendKind kind) {
   switch (kind) {
-    case BackendKind::perf: return "perf";
-    case BackendKind::emul: return "emul";
-    case BackendKind::time: return "time";
-    case BackendKind::native: return "native";
+    case BackendKind::perf: return run_words::kPerf;
+    case BackendKind::emul: return run_words::kEmul;
+    case BackendKind::time: return run_words::kTime;
+    case BackendKind::native: return run_words::kNative;
   }
-  return "time";
+  return run_words::kTime;
 }
 
-BackendChoice choose_backend(const std::string& requested, const Capabilities& c) {
-  if (requested == "perf") return choose_perf(c, true);
-  if (requested == "emul") {
-    if (!c.valgrind_version)
-      throw UserError("--backend emul needs valgrind, which is not installed: "
-                      "sudo apt-get install valgrind");
-    return choose_emul(c, "requested");
+std::string to_string(BackendRequest request) {
+  switch (request) {
+    case BackendRequest::automatic: return run_words::kAuto;
+    case BackendRequest::perf: return to_string(BackendKind::perf);
+    case BackendRequest::native: return to_string(BackendKind::native);
+    case BackendRequest::emul: return to_string(BackendKind::emul);
+    case BackendRequest::time: return to_string(BackendKind::time);
   }
-  if (requested == "time")
-    return {BackendKind::time, "requested: wall time and software counters only", {}};
-  if (requested == "native") return choose_native(c, "requested");
-  if (requested != "auto")
-    throw UserError("unknown backend '" + requested + "' (use auto, perf, native, emul or time)");
+  return run_words::kAuto;
+}
 
+BackendChoice choose_backend(BackendRequest requested, const Capabilities& c) {
+  switch (requested) {
+    case BackendRequest::perf: return choose_perf(c, true);
+    case BackendRequest::emul:
+      if (!c.valgrind_version)
+        throw UserError("--backend emul needs valgrind, which is not installed: "
+                        "sudo apt-get install valgrind");
+      return choose_emul(c, "requested");
+    case BackendRequest::time: return {BackendKind::time, "requested: wall time and software counters only", {}};
+    case BackendRequest::native: return choose_native(c, "requested");
+    case BackendRequest::automatic: break;
+  }
   if (c.hardware_counters && hardware_gives_w(c)) return choose_perf(c, false);
   const std::string why = c.hardware_counters ? "hardware counters cannot give W (" + why_no_w(c) + ")"
                                               : "no usable hardware counters (" + c.hardware_problem + ")";

@@ -16,7 +16,13 @@ enum class BackendKind {
   native,  // flops counted where they run, by patched code (native/, docs/native.md)
 };
 
-std::string to_string(BackendKind kind);  // "perf", "emul", "time"
+std::string to_string(BackendKind kind);  // "perf", "native", "emul", "time" (common/run_words.hpp)
+
+// What --backend asks for: one backend by name, or auto (choose_backend() picks from what this
+// machine can count). The option's word is parsed once (runplan::backend_named()).
+enum class BackendRequest { automatic, perf, native, emul, time };
+
+std::string to_string(BackendRequest request);  // "auto", or the backend's name
 
 struct BackendChoice {
   BackendKind kind = BackendKind::time;
@@ -28,8 +34,8 @@ struct BackendChoice {
 };
 
 // Throws UserError (one line, with what to do) when an explicitly requested backend cannot
-// work here, e.g. `perf` without a usable PMU, `emul` without valgrind, or an unknown name.
-BackendChoice choose_backend(const std::string& requested, const Capabilities& caps);
+// work here, e.g. `perf` without a usable PMU or `emul` without valgrind.
+BackendChoice choose_backend(BackendRequest requested, const Capabilities& caps);
 
 // What `auto` picks where native counting cannot run (`why`: no ptrace to patch the code with):
 // emul with valgrind, else perf (software events) or time.

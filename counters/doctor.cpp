@@ -178,7 +178,7 @@ DoctorItem valgrind_item(const Capabilities& c) {
 }
 
 DoctorItem auto_item(const Capabilities& c) {
-  const BackendChoice b = choose_backend("auto", c);
+  const BackendChoice b = choose_backend(BackendRequest::automatic, c);
   std::string text = to_string(b.kind) + ": " + b.reason;
   for (const std::string& w : b.warnings) text += "; note: " + w;
   return {"auto backend", true, text, ""};

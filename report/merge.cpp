@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/run_words.hpp"
 #include "report/job.hpp"
 #include "result/quantiles.hpp"
 
@@ -129,8 +130,8 @@ result::Run merged_header(const std::vector<Input>& inputs) {
     add_to(run.wall_time_s, in.run.wall_time_s);
     run.repeat += in.run.repeat;
     run.complete = run.complete && in.run.complete;
-    if (in.run.backend != run.backend) run.backend = "mixed";
-    if (in.run.scope != run.scope) run.scope = "mixed";
+    if (in.run.backend != run.backend) run.backend = run_words::kMixed;
+    if (in.run.scope != run.scope) run.scope = run_words::kMixed;
     if (in.run.command != run.command) run.command = {};
     if (in.run.exit_status != run.exit_status) run.exit_status = std::nullopt;
     if (in.run.term_signal != run.term_signal) run.term_signal = std::nullopt;

@@ -4,12 +4,13 @@
 
 #include <map>
 
+#include "common/run_words.hpp"
 #include "report/job.hpp"
 
 namespace roofprof::report {
 namespace {
 
-bool emulated_only(const result::Run& r) { return r.backend == "emul" && !r.wall_time_s; }
+bool emulated_only(const result::Run& r) { return r.backend == run_words::kEmul && !r.wall_time_s; }
 
 // A run's rank file with W and Q from `emulated` (the same rank of the same command).
 Input combine(const Input& timed, const Input& emulated, std::vector<std::string>& notes) {

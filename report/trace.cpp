@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "common/error.hpp"
+#include "common/run_words.hpp"
 
 namespace roofprof::report {
 namespace {
@@ -142,7 +143,7 @@ ordered_json chrome_trace(const std::vector<Input>& inputs) {
         processes.emplace(x.pid, fmt::format("{} (pid {}, run {}; {})", command_of(run), x.pid, x.run, in.label));
         threads.emplace(std::pair{x.pid, x.tid}, fmt::format("thread {}.{} (tid {})", x.process, x.thread, x.tid));
       }
-      if (run.scope == "process") process_intervals(r, *run.instances_per_thread, events, process_tracks);
+      if (run.scope == run_words::kProcess) process_intervals(r, *run.instances_per_thread, events, process_tracks);
       if (r.instances_left_out) left_out[r.name] = left_out.value(r.name, uint64_t(0)) + r.instances_left_out;
     }
     for (const auto& [run_number, pid] : process_tracks)

@@ -2,7 +2,10 @@
 // present (null where the schema allows it); members this version does not know are ignored.
 #include <string>
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
+#include "common/run_words.hpp"
 #include "result/json_node.hpp"
 #include "result/json_read.hpp"
 #include "result/result.hpp"
@@ -293,14 +296,15 @@ Run read_document(const nlohmann::json& j, std::optional<std::vector<Region>> re
   run.exit_status = doc.member("exit_status").integer_in_or_null(0, 255);
   run.term_signal = doc.member("term_signal").integer_in_or_null(1, 64);
   run.complete = doc.member("complete").boolean();
-  run.backend = doc.member("backend").one_of({"perf", "native", "emul", "time", "mixed"});
-  run.scope = doc.member("scope").one_of({"process", "thread", "mixed"});
+  using namespace run_words;
+  run.backend = doc.member("backend").one_of({kPerf, kNative, kEmul, kTime, kMixed});
+  run.scope = doc.member("scope").one_of({kProcess, kThread, kMixed});
   run.repeat = doc.member("repeat").integer();
   if (run.repeat < 1) doc.member("repeat").fail("expected 1 or more");
   if (doc.has("cache_state")) {  // optional member: absent in files written before it existed
     run.cache_state = doc.member("cache_state").string();
-    if (run.cache_state != "warm" && run.cache_state != "cold")
-      doc.member("cache_state").fail("expected \"warm\" or \"cold\"");
+    if (run.cache_state != kWarm && run.cache_state != kCold)
+      doc.member("cache_state").fail(fmt::format("expected \"{}\" or \"{}\"", kWarm, kCold));
   }
   if (doc.has("cache_evictions") && !doc.member("cache_evictions").is_null())
     run.cache_evictions = doc.member("cache_evictions").count();

@@ -10,6 +10,7 @@
 
 #include "common/output_file.hpp"
 #include "common/overhead.hpp"
+#include "common/run_words.hpp"
 
 namespace roofprof::result {
 
@@ -288,12 +289,12 @@ struct Run {
   std::optional<int> exit_status;  // program's exit code
   std::optional<int> term_signal;  // signal that killed the program
   bool complete = true;            // false when roofprof was interrupted or detached early
-  std::string backend;             // "perf", "native", "emul", "time"
+  std::string backend;             // "perf", "native", "emul", "time" (common/run_words.hpp)
   std::string scope;               // "process" | "thread"
   int repeat = 1;
   // "warm": the program as it runs; "cold": caches evicted before each outermost region call
   // (run --cache-state, docs/methodology.md). Files without the member were warm.
-  std::string cache_state = "warm";
+  std::string cache_state = run_words::kWarm;
   // Evictions the native run made (tracer or agent); null when warm or not counted.
   std::optional<uint64_t> cache_evictions;
   // The program's whole run (sum over repeats); null: not timed (an emulated MPI rank).

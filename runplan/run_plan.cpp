@@ -6,6 +6,7 @@ namespace roofprof::runplan {
 
 using counters::BackendChoice;
 using counters::BackendKind;
+using counters::BackendRequest;
 
 const char* to_string(Mechanism m) {
   switch (m) {
@@ -29,7 +30,8 @@ BackendChoice native_for(const Request& r, BackendChoice choice, const Program& 
           ? "native counting keeps its counts in glibc's thread control block, and " + program.not_glibc
           : std::string();
   if (!cannot.empty()) {
-    if (r.backend == "native") throw UserError("--backend native: " + cannot + "; use --backend emul or time");
+    if (r.backend == BackendRequest::native)
+      throw UserError("--backend native: " + cannot + "; use --backend emul or time");
     BackendChoice other = without_native ? *without_native : BackendChoice{BackendKind::time, cannot, {}};
     other.reason = cannot + "; " + other.reason;
     return other;
@@ -52,14 +54,14 @@ BackendChoice counting_for(const Request& r, BackendChoice choice, const Program
   }
   if (choice.kind != BackendKind::emul) return choice;
   if (!r.launch) {
-    if (r.backend == "emul")
+    if (r.backend == BackendRequest::emul)
       throw UserError("the emulation backend cannot attach to a running process; use --backend time with --pid");
     return BackendChoice{BackendKind::time, "attaching to a running process: time and software counters only", {}};
   }
   if (launch) {
     // The two-run method starts the program again; a launcher's rank cannot MPI_Init twice. Asked
     // for by name, emulation runs the rank once, under valgrind only (make_plan): W and Q, no T.
-    if (r.backend == "emul")
+    if (r.backend == BackendRequest::emul)
       return BackendChoice{BackendKind::emul,
                            "a rank of an MPI job (" + launch->launcher + "): one emulated run (the launcher "
                            "starts a rank once), exact flops and bytes, time not measured (null)", {}};

@@ -31,7 +31,7 @@ namespace roofprof::runplan {
 
 // What the user asked (the options of `run` that decide the mode).
 struct Request {
-  std::string backend = "auto";  // auto, perf, emul, time
+  counters::BackendRequest backend = counters::BackendRequest::automatic;  // --backend
   bool launch = true;            // a program to start (false: --pid)
   int repeat = 1;
   bool no_ptrace = false;

@@ -88,7 +88,7 @@ struct RunOptions {
   regions::Scope scope = regions::Scope::Process;
   int repeat = 1;
   double max_probe_slowdown = 10;  // 0: probe every call whatever it costs
-  std::string backend = "auto";
+  counters::BackendRequest backend = counters::BackendRequest::automatic;
   // Native counting's emulated pass runs when it should take less than this; not given: it does
   // not run (the default run stays within a few times the program's own time, docs/native.md).
   std::optional<double> emul_budget_s;
@@ -662,7 +662,7 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "%j job id; under mpirun/srun the rank is added when %r is absent (docs/mpi.md)");
   auto* pid = sub.add_option("--pid,-p", o->pid, "attach to a running process instead of launching one");
   sub.add_flag("--follow-fork", o->follow_fork, "measure child processes too");
-  // --scope and --cache-state: the word checked against runplan's names, then its value taken
+  // --scope, --cache-state and --backend: the word checked against runplan's names, then its value taken
   sub.add_option_function<std::string>(
          "--scope", [o](const std::string& word) { o->scope = *runplan::scope_named(word); },
          "counts of the whole process or of the entering thread only")
@@ -672,10 +672,11 @@ Runner setup_run(CLI::App& sub, const std::vector<std::string>& program) {
                  "stop probing the costliest regions when breakpoints would make the run more than N times "
                  "slower (default 10; 0: never; docs/methodology.md)")
       ->check(at_least(0));
-  sub.add_option("--backend", o->backend,
-                 "how to count: auto, perf (hardware counters), native (flops counted by patched code), emul "
-                 "(emulation under valgrind) or time (docs/native.md)")
-      ->check(CLI::IsMember({"auto", "perf", "native", "emul", "time"}));
+  sub.add_option_function<std::string>(
+         "--backend", [o](const std::string& word) { o->backend = *runplan::backend_named(word); },
+         "how to count: auto, perf (hardware counters), native (flops counted by patched code), emul "
+         "(emulation under valgrind) or time (docs/native.md)")
+      ->check(CLI::IsMember(runplan::backend_names()));
   sub.add_option("--emul-budget", o->emul_budget_s,
                  "native counting: run the emulated pass for the bytes below L1 when it should take less than this "
                  "many seconds (estimated at 40 times the native run; not run unless given; 0: never)")

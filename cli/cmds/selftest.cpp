@@ -19,6 +19,7 @@
 #include "counters/backend_choice.hpp"
 #include "counters/capabilities.hpp"
 #include "emul/cache_geometry.hpp"
+#include "runplan/option_values.hpp"
 #include "selftest/measure.hpp"
 #include "selftest/plan.hpp"
 #include "selftest/table.hpp"
@@ -39,20 +40,20 @@ std::vector<std::string> backends_for(const std::string& requested, std::vector<
   auto caps = counters::probe_capabilities();
   auto measures = [](counters::BackendKind k) { return k != counters::BackendKind::time; };
   if (requested == "auto") {
-    auto choice = counters::choose_backend("auto", caps);
+    auto choice = counters::choose_backend(counters::BackendRequest::automatic, caps);
     if (!measures(choice.kind))
       throw UserError("nothing on this machine measures W or Q (no usable hardware counters, no valgrind): "
                       "install valgrind (scripts/install-deps.sh) or see roofprof doctor");
     return {counters::to_string(choice.kind)};
   }
   if (requested != "all") {
-    counters::choose_backend(requested, caps);  // UserError when it cannot run here
+    counters::choose_backend(*runplan::backend_named(requested), caps);  // UserError when it cannot run here
     return {requested};
   }
   std::vector<std::string> out;
   for (const char* b : {"perf", "native", "emul"}) {
     try {
-      counters::choose_backend(b, caps);
+      counters::choose_backend(*runplan::backend_named(b), caps);
       out.push_back(b);
     } catch (const UserError& e) {
       notes.push_back(fmt::format("backend {} not run: {}", b, e.what()));

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
 #include "cli/cache_geometry_option.hpp"
 #include "cli/command.hpp"
@@ -14,7 +15,9 @@
 #include "common/program.hpp"
 #include "report/survey_table.hpp"
 #include "result/result.hpp"
+#include "runplan/option_values.hpp"
 #include "supervisor/signals.hpp"
+#include "survey/option_values.hpp"
 #include "survey/profile.hpp"
 #include "survey/run.hpp"
 #include "survey/select.hpp"
@@ -29,12 +32,12 @@ using namespace roofprof::run;  // the orchestration (run/): cli parses options 
 struct SurveyOptions {
   std::string output = "roofprof-survey.json";
   bool output_given = false;  // -o: that name; else the default, numbered when another run holds it
-  std::string backend = "auto";
+  counters::BackendRequest backend = counters::BackendRequest::automatic;  // auto or emul
   unsigned rate = 0;  // 0: kDefaultRate, or kEmulRate before an emulated run
   size_t top = 20;
   double min_percent = 0;
-  std::string sort;  // "" : time, or work under --backend emul
-  std::string unwind = "cfi";  // cfi: copy each sample's stack and unwind it with CFI; fp: frame pointers only
+  std::optional<survey::SortKey> sort;  // null: time, or work under --backend emul
+  survey::Unwind unwind = survey::Unwind::Cfi;
   bool cache_sim = true;
   std::string cache_geometry;           // --cache-geometry as given
   std::vector<CacheInfo> cache_levels;  // its levels; empty: the host's caches
@@ -51,8 +54,9 @@ result::Run survey_header(const SurveyOptions& o, const survey::SampledRun& samp
   result::Run res;
   res.tool_version = ROOFPROF_VERSION;
   res.command = o.command;
-  res.backend = o.backend == "emul" ? "emul" : "time";
-  res.scope = o.backend == "emul" ? "thread" : "process";
+  const bool emul = o.backend == counters::BackendRequest::emul;
+  res.backend = counters::to_string(emul ? counters::BackendKind::emul : counters::BackendKind::time);
+  res.scope = runplan::to_string(emul ? regions::Scope::Thread : regions::Scope::Process);
   res.host = result::describe_host();
   res.wall_time_s = sampled.wall_time_s;
   res.exit_status = sampled.ending.exit_status;
@@ -84,10 +88,10 @@ int run(const SurveyOptions& o) {
   const OutputTarget target = o.output_given ? check_output(o.output, "result file") : claim_output(o.output, "result file");
   const std::string& output = target.path;
   runnable_program(o.command.at(0));  // a missing or foreign program is one line, before "sampling"
-  const bool emul = o.backend == "emul";
+  const bool emul = o.backend == counters::BackendRequest::emul;
   const unsigned rate = o.rate ? o.rate : emul ? kEmulRate : kDefaultRate;
   if (!o.quiet) std::fprintf(stderr, "roofprof: sampling cpu-clock at %u Hz\n", rate);
-  survey::SampledRun sampled = survey::sample_program(o.command, rate, o.unwind == "cfi");
+  survey::SampledRun sampled = survey::sample_program(o.command, rate, o.unwind == survey::Unwind::Cfi);
   result::Run res = survey_header(o, sampled);
   symbolizer::ElfCache cache;
   res.survey = survey::build_survey(sampled.samples, cache);
@@ -100,7 +104,7 @@ int run(const SurveyOptions& o) {
   survey::Selection sel;
   sel.top = o.top;
   sel.min_percent = o.min_percent;
-  sel.sort = (o.sort.empty() ? emul : o.sort == "work") ? survey::SortKey::Work : survey::SortKey::Time;
+  sel.sort = o.sort.value_or(emul ? survey::SortKey::Work : survey::SortKey::Time);
   survey::select_functions(*res.survey, sel);
   keep_selected_regions(res);
   for (auto& note : survey::stripped_module_notes(*res.survey, cache)) res.warnings.push_back(std::move(note));
@@ -127,10 +131,12 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
                                 "result file (an existing one is kept as FILE.old; the default is numbered, "
                                 "roofprof-survey.1.json, while another run writes it)")
                      ->capture_default_str();
-  sub.add_option("--backend", o->backend,
-                 "auto: sampled times only; emul: and every hot function's exact W and Q from one emulated run")
-      ->check(CLI::IsMember({"auto", "emul"}))
-      ->capture_default_str();
+  // --backend, --sort and --unwind: the word checked against survey's names, then its value taken
+  sub.add_option_function<std::string>(
+         "--backend", [o](const std::string& word) { o->backend = *survey::backend_named(word); },
+         "auto: sampled times only; emul: and every hot function's exact W and Q from one emulated run")
+      ->check(CLI::IsMember(survey::backend_names()))
+      ->default_str(counters::to_string(o->backend));
   sub.add_option("--rate", o->rate, "samples per second of CPU time (default 1000; 10000 with --backend emul)")
       ->check(CLI::Range(1u, 100000u));
   sub.add_option("--top,-n", o->top, "keep at most N functions (table and result file)")
@@ -138,15 +144,17 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
       ->capture_default_str();
   sub.add_option("--min-percent", o->min_percent, "keep only functions with at least this share of the samples (self)")
       ->check(between(0, 100));
-  sub.add_option("--sort", o->sort, "time: by sampled self time (default); work: by exact self W (default with "
-                                    "--backend emul)")
-      ->check(CLI::IsMember({"time", "work"}));
-  sub.add_option("--unwind", o->unwind,
-                 "call chains for the total column: cfi: each sample's stack copied (16 KiB) and unwound with "
-                 "DWARF CFI, frame pointers where that fails; fp: the kernel's frame-pointer walk only (cheaper, "
-                 "not inclusive in code built without frame pointers)")
-      ->check(CLI::IsMember({"cfi", "fp"}))
-      ->capture_default_str();
+  sub.add_option_function<std::string>(
+         "--sort", [o](const std::string& word) { o->sort = *survey::sort_named(word); },
+         "time: by sampled self time (default); work: by exact self W (default with --backend emul)")
+      ->check(CLI::IsMember(survey::sort_names()));
+  sub.add_option_function<std::string>(
+         "--unwind", [o](const std::string& word) { o->unwind = *survey::unwind_named(word); },
+         "call chains for the total column: cfi: each sample's stack copied (16 KiB) and unwound with "
+         "DWARF CFI, frame pointers where that fails; fp: the kernel's frame-pointer walk only (cheaper, "
+         "not inclusive in code built without frame pointers)")
+      ->check(CLI::IsMember(survey::unwind_names()))
+      ->default_str(survey::to_string(o->unwind));
   sub.add_flag("!--no-cache-sim", o->cache_sim, "emulation: no cache simulation (L1 traffic only)");
   add_cache_geometry_option(sub, o->cache_geometry, "; with --backend emul");
   sub.add_flag("--quiet,-q", o->quiet, "no progress or notes on stderr");
@@ -154,10 +162,10 @@ Runner setup_survey(CLI::App& sub, const std::vector<std::string>& program) {
   return [o, output, &program] {
     o->output_given = output->count() > 0;
     o->command = program;
-    if (o->sort == "work" && o->backend != "emul")
+    if (o->sort == survey::SortKey::Work && o->backend != counters::BackendRequest::emul)
       throw UserError("--sort work needs exact W: add --backend emul");
     o->cache_levels = cache_geometry_option(o->cache_geometry);
-    if (!o->cache_levels.empty() && o->backend != "emul")
+    if (!o->cache_levels.empty() && o->backend != counters::BackendRequest::emul)
       throw UserError("--cache sets the caches the emulated run simulates: add --backend emul");
     if (!o->cache_levels.empty() && !o->cache_sim)
       throw UserError("--cache describes the simulated caches, which --no-cache-sim turns off: give one");

@@ -62,6 +62,40 @@ TEST(RunBadInput, UnknownScopeOrCacheStateNamesTheChoices) {
   EXPECT_EQ(state.out.find("done"), std::string::npos) << "the program should not have run" << state.diag();
 }
 
+// --backend: the word is checked against runplan's names (runplan/option_values.hpp) before the
+// program starts; no backend is chosen for a word that names none.
+TEST(RunBadInput, UnknownBackendNamesTheChoices) {
+  Sandbox sb;
+  auto r = sb.roofprof({"run", "--backend", "papi", "--region", "thread_work", "--", fixture("run_threads"), "1"});
+  expect_one_line_error(r);
+  EXPECT_EQ(r.err, "roofprof: --backend: papi not in {auto,perf,native,emul,time} (see roofprof --help)\n")
+      << r.diag();
+  EXPECT_EQ(r.out.find("done"), std::string::npos) << "the program should not have run" << r.diag();
+  EXPECT_FALSE(fs::exists(sb.path("roofprof.json"))) << r.diag();
+}
+
+// survey's --backend, --sort and --unwind: each word checked against survey's names
+// (survey/option_values.hpp) before the program is sampled; --sort work without the emulated run.
+TEST(SurveyBadInput, UnknownBackendSortOrUnwindNamesTheChoices) {
+  Sandbox sb;
+  const std::string program = fixture("run_three_kernels");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--backend", "perf"}, "roofprof: --backend: perf not in {auto,emul} (see roofprof --help)\n"},
+      {{"--sort", "size"}, "roofprof: --sort: size not in {time,work} (see roofprof --help)\n"},
+      {{"--unwind", "lbr"}, "roofprof: --unwind: lbr not in {cfi,fp} (see roofprof --help)\n"},
+      {{"--sort", "work"}, "roofprof: --sort work needs exact W: add --backend emul\n"},
+  };
+  for (const auto& [options, line] : cases) {
+    std::vector<std::string> args{"survey"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), {"--", program});
+    auto r = sb.roofprof(args);
+    expect_one_line_error(r);
+    EXPECT_EQ(r.err, line) << r.diag();
+    EXPECT_FALSE(fs::exists(sb.path("roofprof-survey.json"))) << options[0] << r.diag();
+  }
+}
+
 TEST(RunBadInput, MalformedSpan) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--span", "loop=span.c:10", "--", fixture("run_span")});

@@ -10,6 +10,7 @@ namespace {
 
 using counters::BackendChoice;
 using counters::BackendKind;
+using counters::BackendRequest;
 
 BackendChoice chose(BackendKind k) { return BackendChoice{k, "chosen", {"a note"}}; }
 
@@ -72,7 +73,7 @@ TEST(RunPlan, AttachingIsBreakpoints) {
 
 TEST(RunPlan, EmulationRunsTheProgramTwiceMarkedLikeTheNativeRun) {
   Request r;
-  r.backend = "emul";
+  r.backend = BackendRequest::emul;
   Plan p = plan(r, BackendKind::emul);
   EXPECT_TRUE(p.emulated_pass);
   // The native run that gives T uses the agent (entry patches, GOT hooks) like any other; the
@@ -88,9 +89,9 @@ TEST(RunPlan, EmulationRunsTheProgramTwiceMarkedLikeTheNativeRun) {
 TEST(RunPlan, EmulationCannotStartAnAttachedProcessAgain) {
   Request r;
   r.launch = false;
-  r.backend = "emul";
+  r.backend = BackendRequest::emul;
   EXPECT_THROW(plan(r, BackendKind::emul), UserError);
-  r.backend = "auto";  // auto chose emul: falls back to time, says why
+  r.backend = BackendRequest::automatic;  // auto chose emul: falls back to time, says why
   Plan p = plan(r, BackendKind::emul);
   EXPECT_EQ(p.counting.kind, BackendKind::time);
   EXPECT_FALSE(p.emulated_pass);
@@ -102,7 +103,7 @@ TEST(RunPlan, EmulationCannotStartAnAttachedProcessAgain) {
 // auto falls back to time.
 TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
   Request r;
-  r.backend = "emul";
+  r.backend = BackendRequest::emul;
   r.cache_state = CacheState::Cold;
   Plan only = plan(r, BackendKind::emul, true, false, mpirun());
   EXPECT_EQ(only.counting.kind, BackendKind::emul);
@@ -113,7 +114,7 @@ TEST(RunPlan, EmulationCannotStartAnMpiRankAgain) {
   EXPECT_NE(only.counting.reason.find("time not measured"), std::string::npos);
   EXPECT_TRUE(plan(r, BackendKind::emul, true, false, std::nullopt).native_pass);  // outside a job: two runs
   r.cache_state = CacheState::Warm;
-  r.backend = "auto";
+  r.backend = BackendRequest::automatic;
   Plan p = plan(r, BackendKind::emul, true, false, mpirun());
   EXPECT_EQ(p.counting.kind, BackendKind::time);
   EXPECT_NE(p.counting.reason.find("openmpi"), std::string::npos);
@@ -197,7 +198,7 @@ TEST(RunPlan, NativeCountingNeedsToStartTheProgramUnderPtrace) {
   attach.launch = false;
   Plan a = make_plan(attach, native_choice(true), true, Program{}, std::nullopt, &emul);
   EXPECT_EQ(a.counting.kind, BackendKind::time);  // emulation cannot attach either
-  attach.backend = "native";
+  attach.backend = BackendRequest::native;
   EXPECT_THROW(make_plan(attach, native_choice(true), true, Program{}, std::nullopt, &emul), UserError);
 }
 
@@ -214,7 +215,7 @@ TEST(RunPlan, NativeCountingNeedsAGlibcProgram) {
   EXPECT_EQ(p.counting.reason, "native counting keeps its counts in glibc's thread control block, and its dynamic "
                                "linker is /lib/ld-musl-x86_64.so.1, not glibc's; " + emul.reason);
   Request by_name;
-  by_name.backend = "native";
+  by_name.backend = BackendRequest::native;
   try {
     make_plan(by_name, native_choice(true), true, musl, std::nullopt, &emul);
     FAIL() << "no error";
@@ -249,7 +250,7 @@ std::string refusal(const Plan& p, const Asks& asks, const Request& r = Request{
 TEST(CheckAsks, EmulatedOnlyOptionsNeedTheEmulatedPass) {
   const Plan timed = plan(Request{});
   Request emul;
-  emul.backend = "emul";
+  emul.backend = BackendRequest::emul;
   const Plan emulated = plan(emul, BackendKind::emul);
   ASSERT_TRUE(emulated.emulated_pass);
   Asks cache;
@@ -274,7 +275,7 @@ TEST(CheckAsks, CallerGroupsNeedANativeRunAndBreakpointsForDepth) {
   caller.group_by = GroupBy::Caller;
   caller.group_by_text = "caller";
   Request emul;
-  emul.backend = "emul";
+  emul.backend = BackendRequest::emul;
   const Plan rank_only = plan(emul, BackendKind::emul, true, false, mpirun());
   ASSERT_FALSE(rank_only.native_pass);
   EXPECT_EQ(refusal(rank_only, caller),
