@@ -16,6 +16,8 @@
 # and W per call against the analytic count (dgemm: 2 n^3); besides the whole runs, the calls alone
 # (the program's own timer around its loop of calls, libs.c's calls_s): what counting costs the
 # work, apart from roofprof's fixed cost per run (start-up, symbol tables, the patches kept).
+# With REFERENCE=/path/to/another/build/bin/roofprof (a build of an earlier commit, say), its
+# counting run is measured in the same interleaved loop: "reference s" and "reference / bare".
 # Prints a Markdown table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,16 +51,27 @@ seconds() {  # wall seconds of "$@", stdout discarded; the program's calls_s app
 }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-echo "| workload | bare s | counting s | default s | counting / bare | default / bare | calls: bare s | calls: counting s | calls: counting / bare | W per call | analytic | W / analytic |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+reference=${REFERENCE:-}
+[ -z "$reference" ] || [ -x "$reference" ] || { echo "REFERENCE=$reference is not an executable" >&2; exit 2; }
+ref_head="" ref_rule=""
+[ -z "$reference" ] || ref_head=" reference s | reference / bare |" ref_rule="---|---|"
+echo "| workload | bare s | counting s | default s | counting / bare | default / bare |$ref_head calls: bare s | calls: counting s | calls: counting / bare | W per call | analytic | W / analytic |"
+echo "|---|---|---|---|---|---|${ref_rule}---|---|---|---|---|---|"
 for w in "dgemm 1500 3 dgemm_" "fftw 4096 2000 fftw_execute"; do
   set -- $w
   kind=$1 n=$2 calls=$3 region=$4
   : > "$tmp/bare" ; : > "$tmp/counting" ; : > "$tmp/default" ; : > "$tmp/calls_bare" ; : > "$tmp/calls_counting"
+  : > "$tmp/reference"
+  # Each binary plans and keeps its patches once (an entry is per roofprof binary): not timed.
+  for r in "$roofprof" $reference; do
+    "$r" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/w.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" > /dev/null 2>&1 || true
+  done
   for _ in $(seq "$repeats"); do
     calls_to="$tmp/calls_bare" seconds "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/bare"
     calls_to="$tmp/calls_counting" seconds "$roofprof" run -q --backend native --emul-budget 0 -r "$region" -o "$tmp/c.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/counting"
     calls_to=/dev/null seconds "$roofprof" run -q -r "$region" -o "$tmp/d.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/default"
+    [ -z "$reference" ] || calls_to=/dev/null seconds "$reference" run -q --backend native --emul-budget 0 -r "$region" \
+      -o "$tmp/r.json" -- "$tmp/libs_$kind" "$kind" "$n" "$calls" >> "$tmp/reference"
   done
   b=$(median < "$tmp/bare") c=$(median < "$tmp/counting") d=$(median < "$tmp/default")
   cb=$(median < "$tmp/calls_bare") cc=$(median < "$tmp/calls_counting")
@@ -69,7 +82,12 @@ print(r['flops'] / r['calls'] if r['flops'] is not None and r['calls'] else 'nul
   ratio=$(python3 -c "
 try: print(f'{float(\"$wpc\") / float(\"$analytic\"):.4f}')
 except ValueError: print('-')")
-  printf "| %s n=%s x%s | %.3f | %.3f | %.3f | %.2f | %.2f | %.3f | %.3f | %.2f | %s | %s | %s |\n" "$kind" "$n" "$calls" \
-    "$b" "$c" "$d" "$(echo "$c / $b" | bc -l)" "$(echo "$d / $b" | bc -l)" "$cb" "$cc" "$(echo "$cc / $cb" | bc -l)" \
+  ref_cells=""
+  if [ -n "$reference" ]; then
+    rf=$(median < "$tmp/reference")
+    ref_cells=$(printf " %.3f | %.2f |" "$rf" "$(echo "$rf / $b" | bc -l)")
+  fi
+  printf "| %s n=%s x%s | %.3f | %.3f | %.3f | %.2f | %.2f |%s %.3f | %.3f | %.2f | %s | %s | %s |\n" "$kind" "$n" "$calls" \
+    "$b" "$c" "$d" "$(echo "$c / $b" | bc -l)" "$(echo "$d / $b" | bc -l)" "$ref_cells" "$cb" "$cc" "$(echo "$cc / $cb" | bc -l)" \
     "$wpc" "$analytic" "$ratio"
 done
