@@ -1,6 +1,7 @@
 #include "runplan/option_values.hpp"
 
 #include "common/run_words.hpp"
+#include "common/word_table.hpp"
 
 namespace roofprof::runplan {
 
@@ -10,6 +11,9 @@ using counters::BackendRequest;
 
 constexpr BackendRequest kBackendRequests[] = {BackendRequest::automatic, BackendRequest::perf, BackendRequest::native,
                                                BackendRequest::emul, BackendRequest::time};
+constexpr regions::Scope kScopes[] = {regions::Scope::Process, regions::Scope::Thread};
+constexpr CacheState kCacheStates[] = {CacheState::Warm, CacheState::Cold};
+constexpr auto kWord = [](auto value) { return to_string(value); };
 
 }  // namespace
 
@@ -20,40 +24,24 @@ const char* to_string(regions::Scope scope) {
 const char* to_string(CacheState state) { return state == CacheState::Cold ? run_words::kCold : run_words::kWarm; }
 
 const std::vector<std::string>& scope_names() {
-  static const std::vector<std::string> names{to_string(regions::Scope::Process), to_string(regions::Scope::Thread)};
+  static const std::vector<std::string> names = names_of(kScopes, kWord);
   return names;
 }
 
 const std::vector<std::string>& cache_state_names() {
-  static const std::vector<std::string> names{to_string(CacheState::Warm), to_string(CacheState::Cold)};
+  static const std::vector<std::string> names = names_of(kCacheStates, kWord);
   return names;
 }
 
 const std::vector<std::string>& backend_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> words;
-    for (auto b : kBackendRequests) words.push_back(counters::to_string(b));
-    return words;
-  }();
+  static const std::vector<std::string> names = names_of(kBackendRequests, kWord);
   return names;
 }
 
-std::optional<regions::Scope> scope_named(std::string_view word) {
-  for (auto s : {regions::Scope::Process, regions::Scope::Thread})
-    if (word == to_string(s)) return s;
-  return std::nullopt;
-}
+std::optional<regions::Scope> scope_named(std::string_view word) { return named_in(kScopes, word, kWord); }
 
-std::optional<CacheState> cache_state_named(std::string_view word) {
-  for (auto c : {CacheState::Warm, CacheState::Cold})
-    if (word == to_string(c)) return c;
-  return std::nullopt;
-}
+std::optional<CacheState> cache_state_named(std::string_view word) { return named_in(kCacheStates, word, kWord); }
 
-std::optional<BackendRequest> backend_named(std::string_view word) {
-  for (auto b : kBackendRequests)
-    if (word == counters::to_string(b)) return b;
-  return std::nullopt;
-}
+std::optional<BackendRequest> backend_named(std::string_view word) { return named_in(kBackendRequests, word, kWord); }
 
 }  // namespace roofprof::runplan
