@@ -1,4 +1,4 @@
-// Issue 34: the sanity check of the ceilings (ceilings/check.hpp): each line against the others and
+// The sanity check of the ceilings (ceilings/check.hpp): each line against the others and
 // its theoretical peak; a failing line is measured once more, then flagged.
 #include <gtest/gtest.h>
 
@@ -75,7 +75,7 @@ TEST(CeilingsCheck, MoreThreadsBelowFewerIsFlagged) {
   EXPECT_EQ(inconsistencies(c)[0].why, "below fewer threads' DRAM load, 1 thread (20.0 GB/s)");
 }
 
-// Issue 34's Zen 5 FMA roof: fma at 94.1 while add_mul of the same width reached 105.1.
+// A Zen 5 FMA roof as once measured: fma at 94.1 while add_mul of the same width reached 105.1.
 TEST(CeilingsCheck, FmaBelowAddMulOfTheSameWidthIsFlagged) {
   Ceilings c = consistent();
   c.compute[1].gflops = {94.1, 94.1, 94.1, 5};
