@@ -40,7 +40,7 @@ TEST(CeilingsCheck, ConsistentLinesPassWithinTheMargin) {
   EXPECT_TRUE(inconsistencies(c).empty());
 }
 
-// The cached file: avx2 fma on 2 threads at 2.77 GFlop/s, an eighth of scalar's.
+// As a real cached file had it: avx2 fma on 2 threads at 2.77 GFlop/s, an eighth of scalar's.
 TEST(CeilingsCheck, WiderIsaBelowNarrowerIsFlagged) {
   Ceilings c = consistent();
   c.compute[1].gflops = {13.0, 13.0, 13.0, 5};  // avx2 fma, 1 thread, below scalar's 15
@@ -51,7 +51,7 @@ TEST(CeilingsCheck, WiderIsaBelowNarrowerIsFlagged) {
   EXPECT_EQ(f[0].why, "below the narrower scalar dp fma, 1 thread (15.0 GFlop/s)");
 }
 
-// The issue's own numbers: an FMA line is below no op of a narrower ISA (an FMA does two flops).
+// An FMA line is below no op of a narrower ISA (an FMA does two flops).
 TEST(CeilingsCheck, FmaBelowAnyNarrowerOpIsFlagged) {
   Ceilings c;
   c.compute = {compute(Isa::scalar, Op::add_mul, 2, 22.7), compute(Isa::avx2, Op::fma, 2, 2.77),
