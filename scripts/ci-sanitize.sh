@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A second CI job (not yet in .ci/run, see there): a build with warnings as errors and roofprof's C++
+# CI's second job (.ci/run runs it after make test): a build with warnings as errors and roofprof's C++
 # side under AddressSanitizer and UndefinedBehaviorSanitizer (CMakeLists.txt: ROOFPROF_WERROR,
 # ROOFPROF_SANITIZE; the agent, the Valgrind tool and the fixtures stay uninstrumented), then every
 # unit test and a fast subset of the integration tests: the ptrace mechanisms, the agent and the

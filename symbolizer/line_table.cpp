@@ -4,7 +4,9 @@
 #include <elfutils/libdw.h>
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "common/strings.hpp"
 #include "symbolizer/dwarf_units.hpp"
@@ -18,7 +20,17 @@ std::vector<std::string> path_components(std::string_view path) {
     size_t j = path.find('/', i);
     if (j == std::string_view::npos) j = path.size();
     std::string_view part = path.substr(i, j - i);
-    if (!part.empty() && part != ".") out.emplace_back(part);
+    if (part == "..") {
+      // The parent of what came before; kept where nothing before can be left (a relative path's
+      // start), dropped at the root ("/.." is "/").
+      if (!out.empty() && out.back() != "..") {
+        out.pop_back();
+      } else if (!path.starts_with('/')) {
+        out.emplace_back(part);
+      }
+    } else if (!part.empty() && part != ".") {
+      out.emplace_back(part);
+    }
     i = j + 1;
   }
   return out;
@@ -39,8 +51,10 @@ class LineTable::Builder {
  public:
   Builder(LineTable& table, const std::vector<AddressRange>& code) : t_(table), code_(code) {}
 
-  void add_unit(Dwarf_Lines* lines, size_t count) {
+  // `comp_dir`: the unit's DW_AT_comp_dir ("" none), where its relative file names start.
+  void add_unit(Dwarf_Lines* lines, size_t count, std::string comp_dir) {
     by_pointer_.clear();
+    comp_dir_ = std::move(comp_dir);
     reset();
     for (size_t i = 0; i < count; ++i) {
       Dwarf_Line* l = dwarf_onesrcline(lines, i);
@@ -76,6 +90,7 @@ class LineTable::Builder {
     auto hit = by_pointer_.find(src);
     if (hit != by_pointer_.end()) return hit->second;
     std::string path = src ? src : "";
+    if (!path.empty() && path[0] != '/' && !comp_dir_.empty()) path = comp_dir_ + "/" + path;
     auto [it, inserted] = by_path_.try_emplace(path, uint32_t(t_.files_.size()));
     if (inserted) t_.files_.push_back(FileLines{path, path_components(path), {}});
     by_pointer_[src] = it->second;
@@ -123,6 +138,7 @@ class LineTable::Builder {
   LineTable& t_;
   const std::vector<AddressRange>& code_;
   std::unordered_map<const char*, uint32_t> by_pointer_;  // per unit
+  std::string comp_dir_;                                  // per unit
   std::unordered_map<std::string, uint32_t> by_path_;
   bool have_prev_ = false, have_run_ = false, run_recorded_ = false;
   uint64_t prev_addr_ = 0;
@@ -135,7 +151,9 @@ LineTable LineTable::read(Elf* elf, const std::vector<AddressRange>& code) {
   for_each_code_unit(elf, [&](Dwarf_Die& unit) {
     Dwarf_Lines* lines = nullptr;
     size_t count = 0;
-    if (dwarf_getsrclines(&unit, &lines, &count) == 0) builder.add_unit(lines, count);
+    Dwarf_Attribute attr;
+    const char* comp_dir = dwarf_formstring(dwarf_attr(&unit, DW_AT_comp_dir, &attr));
+    if (dwarf_getsrclines(&unit, &lines, &count) == 0) builder.add_unit(lines, count, comp_dir ? comp_dir : "");
   });
   builder.finish();
   return table;

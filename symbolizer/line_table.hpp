@@ -33,8 +33,8 @@ class LineTable {
     uint32_t file, line;
   };
   struct FileLines {
-    std::string path;                                 // as DWARF names it
-    std::vector<std::string> components;              // path split on '/', without "." and ""
+    std::string path;                                 // as DWARF names it, under DW_AT_comp_dir when relative
+    std::vector<std::string> components;              // path_components(path)
     std::map<unsigned, std::vector<uint64_t>> runs;   // line -> start of each statement run
   };
   class Builder;
@@ -43,7 +43,11 @@ class LineTable {
   std::vector<Range> ranges_;  // sorted by begin
 };
 
-// Path components of `path` without empty and "." components.
+// Path components of `path` without empty and "." components, each ".." resolved lexically
+// (symbolic links not followed): "/w/b/t/f/../../../src/x.c" is {"w", "src", "x.c"}. A
+// compiler given a relative source path ("gcc -c ../../../src/x.c" in /w/b/t/f, or any compile
+// through ccache's base_dir) records it relative to DW_AT_comp_dir, the directory it ran in: the
+// line table joins the two, and resolved they end with the file's whole absolute path.
 std::vector<std::string> path_components(std::string_view path);
 
 }  // namespace roofprof::symbolizer

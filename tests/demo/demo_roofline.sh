@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34: `make demo` ends with a roofline that has roofs and every demo kernel's point.
+# `make demo` ends with a roofline that has roofs and every demo kernel's point.
 # Runs examples/demo.sh (what make demo runs after the build) into a scratch directory, then
 # checks its plot (each kernel's letter drawn, none "not plotted", compute and bandwidth roofs)
 # and the report's JSON of the same view (each kernel's point and its exact W).

@@ -1,4 +1,4 @@
-"""Issue 20: packaging/spack/package.py parses and, run against a stand-in for spack.package,
+"""packaging/spack/package.py parses and, run against a stand-in for spack.package,
 declares a CMakePackage with the dependencies roofprof builds against (CMakeLists.txt) and
 the variants that switch its CMake options.
 Usage: check_spack_recipe.py PACKAGE_PY [CMAKE_FILES...]"""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20: the bash and zsh completions complete subcommands, options (also of the implicit
+# The bash and zsh completions complete subcommands, options (also of the implicit
 # `run`), the values of options that accept a few, region names from `roofprof symbols` of the
 # program typed so far (wherever it stands on the line), pids, result files and the program.
 # Usage: completion.sh BUILD

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20: `cpack -G DEB` gives a package whose Depends name the Debian package of every library
+# `cpack -G DEB` gives a package whose Depends name the Debian package of every library
 # its binaries link against (dpkg-shlibdeps); unpacked with dpkg -x into a scratch root, its
 # roofprof runs a region with the time and emul backends with the build tree and the private
 # Valgrind engine hidden.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20 item 1: `make demo` builds roofprof, its companions and the example (the target
+# `make demo` builds roofprof, its companions and the example (the target
 # roofprof_runtime and demo), none of the test suite or the benchmarks, which are most of a full
 # build (`make test` still builds everything: the default target). A dry run (make -n -B) of
 # each in the build tree, Makefile generators only; docs/benchmarks.md has the times.

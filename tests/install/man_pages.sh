@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20: the man pages are generated from the CLI11 definitions --help prints, so they cannot
+# The man pages are generated from the CLI11 definitions --help prints, so they cannot
 # drift: one page per subcommand (and roofprof(1) naming them all), every option of
 # `roofprof SUB --help` in roofprof-SUB(1), each page rendered by groff without a warning, and
 # the pages the build wrote equal to what `roofprof --man` prints now.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20: `cmake --install BUILD --prefix P` gives a tree that works after it is moved: a region
+# `cmake --install BUILD --prefix P` gives a tree that works after it is moved: a region
 # of the demo with every backend (time: software counters through perf_event_open; emul: the
 # Valgrind tool under the engine the tree carries; perf: hardware counters, here a scripted PMU
 # since this VM has none), with the build tree and the private engine hidden, and as nobody.

@@ -105,7 +105,7 @@ TEST(RunAttach, AttachThenDetachOnSigint) { attach_and_detach(0, 1000ms); }
 // Threads that exist before the attach are followed too (and all are released on detach).
 TEST(RunAttach, AttachToThreadedProgram) { attach_and_detach(2, 700ms); }
 
-// Fault suite (issue 18 item 3): 4 workers call the region every 100 us, so at Ctrl-C some
+// Fault suite (detaching): 4 workers call the region every 100 us, so at Ctrl-C some
 // thread nearly always has a breakpoint's or a single step's SIGTRAP queued behind our
 // PTRACE_INTERRUPT stop. Before the detach drained those traps, the program died of SIGTRAP in
 // about 1 of 10 cycles; here 12 cycles on one program must leave it alive and beating.
@@ -135,7 +135,7 @@ TEST(RunAttach, RepeatedDetachFromBusyThreadsHarmsNothing) {
   EXPECT_FALSE(app->wait_for(100ms)) << "the program died after detach: " << describe(app->status());
 }
 
-// Fault suite (issue 18 item 3): a process stopped by SIGSTOP stays stopped while roofprof is
+// Fault suite (detaching): a process stopped by SIGSTOP stays stopped while roofprof is
 // attached and after it detaches; SIGCONT then resumes it.
 TEST(RunAttach, StoppedProcessStaysStopped) {
   Sandbox sb;

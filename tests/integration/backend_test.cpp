@@ -12,7 +12,7 @@ bool machine_has_fp_counters(Sandbox& sb) {
   return d.out.find("ok   FP counters") != std::string::npos;
 }
 
-// Issue 16: the emulation engine is Valgrind 3.24 or newer, set up by `make test` itself on
+// The emulation engine is Valgrind 3.24 or newer, set up by `make test` itself on
 // Debian 12 (whose own is 3.19: scripts/install-deps.sh unpacks Debian 13's into a private
 // prefix), and doctor names it and says that it cannot run AVX-512 code.
 TEST(Backend, EmulationEngineIsValgrind324OrNewer) {
@@ -69,7 +69,7 @@ TEST(Backend, EmulatedWorkIsExactThroughTheCli) {
 constexpr const char* kSmallCaches = "L1=32K:8:64,L2=256K:4:64,L3=2M:16:64";
 constexpr const char* kFlush = "8388608";  // 8 MiB: four times that L3, more than L2 and L3 hold together
 
-// Issue 16: the simulated last level is inclusive or non-inclusive (victim) as asked; the result
+// The simulated last level is inclusive or non-inclusive (victim) as asked; the result
 // records the hierarchy and the summary's headline says it. As nobody.
 TEST(Backend, SimulatedLastLevelIsAsAskedAndTheResultSaysWhich) {
   Sandbox sb;
@@ -142,7 +142,7 @@ TEST(Backend, ExplicitCacheGeometryIsSimulatedAndRecordedExactly) {
   }
 }
 
-// Issue 34: a VM's CPUID reports its host's whole socket as the last level (508 MB on the
+// A VM's CPUID reports its host's whole socket as the last level (508 MB on the
 // development VM's Zen 5 host). A 256 MiB stream (dsum over 32 Mi doubles, just written by the
 // program) then stays in the simulated L3: its DRAM traffic is about 0, and the result says the
 // geometry was the host's ("reported") with a warning. `--cache L1=48K/12,L2=1M/8,L3=32M/16` (the
@@ -179,7 +179,7 @@ TEST(Backend, StreamBeyondTheGivenLastLevelComesFromDram) {
   EXPECT_LE(dsum["bytes"]["DRAM"]["read"].get<double>(), 1.01 * kStream) << dsum["bytes"].dump();
 }
 
-// Issue 34: the measured hierarchy. A ceilings file whose sweep found the last level's knee at
+// The measured hierarchy. A ceilings file whose sweep found the last level's knee at
 // 32 MiB (roofprof ceilings' measured_caches) under a reported 508 MB L3 makes the emulated run
 // simulate a 32 MiB L3 (whole sets of its 16 ways): the 256 MiB stream gets at least 0.9 of its
 // compulsory DRAM reads, the result says "measured" and has no warning about the reported size.

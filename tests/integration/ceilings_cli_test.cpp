@@ -1,5 +1,5 @@
 // roofprof ceilings as a user runs it: the progress line on a terminal (none otherwise), and the
-// measured hierarchy in the file (issue 34).
+// measured hierarchy in the file (the caches its sweep found, which emulated runs then simulate).
 #include <algorithm>
 
 #include "harness.hpp"

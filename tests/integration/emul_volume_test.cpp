@@ -1,4 +1,4 @@
-// Issue 16 scope 4: the emulated run's temporary files stay small however many calls the
+// The emulated run's temporary files stay small however many calls the
 // program makes. The tool writes about 70 bytes per boundary (136 MB for the 10^6 calls
 // below); roofprof reads the files every 50 ms and gives what it has read back to the file
 // system, so the disk they take is what the tool wrote since the last read.

@@ -65,7 +65,7 @@ TEST(EntryPatch, StaticFunctionsOfTheExecutableAreMeasuredWithoutStops) {
   }
 }
 
-// Issue 32: the overhead warning quotes the per-call cost the result records (agent_boundary),
+// The overhead warning quotes the per-call cost the result records (agent_boundary),
 // and with counters points at -e none.
 TEST(EntryPatch, TheOverheadWarningQuotesTheResultsPerCallCost) {
   for (bool counters : {true, false}) {

@@ -56,8 +56,8 @@ EventsListing parse_listing(const std::string& out) {
   return l;
 }
 
-// Issue 33: on these models W's events are one pinned group that fits with the watchdog's
-// counter taken (Intel: 8 counters, 7 usable; AMD Zen 4/5: 6, 5 usable).
+// On these models W's events are one pinned group (never multiplexed) that fits with the
+// watchdog's counter taken (Intel: 8 counters, 7 usable; AMD Zen 4/5: 6, 5 usable).
 TEST(Events, WIsOnePinnedGroupBesideTheWatchdog) {
   Sandbox sb;
   const std::map<std::string, std::string> usable = {{"icx", "7"}, {"spr", "7"}, {"emr", "7"},

@@ -1,4 +1,4 @@
-// Fault suite, issue 18 item 7: regions on code that is not called (entry points, PLT and
+// Fault suite: regions on code that is not called (entry points, PLT and
 // TLS trampolines, clone) are refused with a one-line reason, and globs leave such code alone.
 #include "harness.hpp"
 

@@ -1,4 +1,4 @@
-// Fault suite, issue 18 item 9: without --follow-fork, processes roofprof does not follow run
+// Fault suite: without --follow-fork, processes roofprof does not follow run
 // without the agent: no LD_PRELOAD entry of it and none of the ROOFPROF_AGENT_* variables
 // roofprof gives the agent in their environment (a user's own variables, ROOFPROF_ ones included,
 // pass through like any other: the suite may run with ROOFPROF_HOST_CACHES set, for one).

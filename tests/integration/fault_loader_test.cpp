@@ -1,4 +1,4 @@
-// Fault suite, issue 18 item 10: `roofprof report` on bad input files: a one-line error and
+// Fault suite: `roofprof report` on bad input files: a one-line error and
 // exit status 2 for every out-of-range value, device or oversized file, and region names that
 // cannot drive the terminal. The inputs are the fuzz seed corpus (tests/fuzz/corpus).
 #include <chrono>

@@ -1,4 +1,4 @@
-// Fault suite, issue 18 items 5 and 6: roofprof's own resources grow with the program (or
+// Fault suite: roofprof's own resources grow with the program (or
 // fail soft): scratch pages for breakpoints with thousands of threads and with child
 // processes that run shell pipelines, and more than 64 regions given to the in-process agent.
 #include "harness.hpp"
@@ -6,7 +6,7 @@
 namespace it {
 namespace {
 
-// Item 6: 69 other function regions come first; the agent still measures the 70th (it
+// More than 64 regions: 69 other function regions come first; the agent still measures the 70th (it
 // ignored every region after the 64th before).
 TEST(FaultScale, SeventyRegionsWithTheAgent) {
   Sandbox sb;
@@ -27,7 +27,7 @@ TEST(FaultScale, SeventyRegionsWithTheAgent) {
   EXPECT_EQ(calls(region(doc, "pre_work")), 7) << r.diag();
 }
 
-// Item 5 (and issue 30 item 5): 10,000 threads, each calling the region once and ending; their
+// Thousands of threads in turn: 10,000 threads, each calling the region once and ending; their
 // return probes and the scratch slots of their breakpoints must not run out (the run used to
 // abort with "cannot map a scratch page", the program SIGKILLed), nor the counts of the threads
 // that exited inside the process's. Counters are asked for (--events): thread_work's calls are
@@ -46,10 +46,10 @@ TEST(FaultScale, TenThousandShortLivedThreads) {
   EXPECT_TRUE(reg["counters"]["task-clock"].is_number()) << reg.dump().substr(0, 2000);
 }
 
-// Issue 30 item 5: 2000 threads with the region open at once (each waits inside it for the
-// others), in the default scope: every call counted, and the region's task-clock known (a thread
-// the agent could give no counters of its own, when descriptors run short, still counts through
-// the process's).
+// Thousands of threads in the region at once: 2000 of them (each waits inside it for the others),
+// in the default scope: every call counted, and the region's task-clock known (a thread the agent
+// could give no counters of its own, when descriptors run short, still counts through the
+// process's).
 TEST(FaultScale, TwoThousandThreadsInTheRegionAtOnce) {
   Sandbox sb;
   auto r = sb.roofprof({"run", "--backend", "time", "-q", "--region", "held_work", "--", fixture("run_threads"), "2000",
@@ -65,7 +65,7 @@ TEST(FaultScale, TwoThousandThreadsInTheRegionAtOnce) {
   EXPECT_GT(reg["counters"]["task-clock"].get<double>(), 0);
 }
 
-// Item 5: followed children that run shell pipelines (fork + exec of several programs).
+// Many processes: followed children that run shell pipelines (fork + exec of several programs).
 TEST(FaultScale, FollowForkShellPipelines) {
   for (int run = 0; run < 3; ++run) {
     SCOPED_TRACE(run);

@@ -1,5 +1,5 @@
 // Functions the dynamic linker resolves at run time (IFUNC: libm's cos, libc's memcpy), and a
-// program that enters seccomp strict mode (fault suite, issue 18 item 10) with the agent loaded.
+// program that enters seccomp strict mode (fault suite) with the agent loaded.
 #include "harness.hpp"
 
 namespace it {

@@ -99,7 +99,7 @@ TEST(RunInterrupt, SigtermToTheProgramFromOutside) {
   EXPECT_GT(calls(region(doc, "tick")), 0);
 }
 
-// ---- issue 18 item 4: one policy for every signal that would end roofprof, in every phase
+// ---- one policy for every signal that would end roofprof, in every phase
 // (supervisor/signals.hpp): keep what was measured, mark the result incomplete, write it,
 // remove temporary files, end within 2 s. A SIGPIPE from roofprof's own write to a closed
 // stderr is not one of them.

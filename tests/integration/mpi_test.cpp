@@ -136,7 +136,7 @@ TEST(Mpi, AgentOnEachRankWithDefaultNames) {
   EXPECT_DOUBLE_EQ(rep.spread["calls"]["imbalance"].get<double>(), 1.6) << rep.spread.dump();
 }
 
-// Issue 16 scope 5: --backend emul on each rank runs the rank once, under valgrind (the launcher
+// --backend emul on each rank runs the rank once, under valgrind (the launcher
 // starts a rank once): every rank gets its exact W, and no time (null), which the job report
 // keeps null rather than 0. Rank r calls mpi_work(N) r+1 times: 2N flops a call.
 TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
@@ -202,7 +202,7 @@ TEST(Mpi, EmulationOnEachRankGivesItsExactWork) {
   EXPECT_NE(both.out.find("combined rank by rank"), std::string::npos) << both.out.substr(0, 3000);
 }
 
-// Issue 35: a 2-rank emulated job whose region is a static function of the executable, which
+// A 2-rank emulated job whose region is a static function of the executable, which
 // the in-process agent marking a rank's regions cannot see. It was found: no rank says "never
 // found"; its calls, W and Q were not measured, so the job's report says unknown (null, "-"),
 // never 0 flops, 0 B or 0 GFlop/s.
@@ -238,7 +238,7 @@ TEST(Mpi, EmulatedRanksSayAnInternalFunctionIsFoundAndItsWUnknown) {
   EXPECT_EQ(line.find(" 0 B"), std::string::npos) << text.out;
 }
 
-// Issue 32: 2 ranks on 2 cores, each calling a small region 10^5 times. roofprof's reader of the
+// 2 ranks on 2 cores, each calling a small region 10^5 times. roofprof's reader of the
 // in-process records sleeps on the agents' doorbell (it wakes when a ring fills past its mark, at
 // a process's end, at a stop, or every 100 ms) instead of polling, so the ranks keep their cores:
 // the whole `--backend time -e none` job within 1.3x of the bare one (best of 3 of each,

@@ -41,7 +41,7 @@ TEST(NativeCounting, Avx512WithMasksIsExactByDefault) {
   ASSERT_TRUE(doc.contains("native_counting")) << doc.dump(1);
 }
 
-// The fault cases of issue 31: a counted function with a jump table, a C++ exception thrown
+// Native counting's fault cases: a counted function with a jump table, a C++ exception thrown
 // through a counted loop, a library loaded by dlopen after threads started (its code patched while
 // they run). The program's output is the bare run's and each W is exact, by default and with 8
 // OpenMP-free threads around.

@@ -1,6 +1,6 @@
-// Issue "Nothing lost, nothing harmed", items 1, 2 and 8: the result path is checked before the
-// program starts and devices are written in place, never replaced; an ordinary user (the tests
-// drop to nobody) profiles with every backend it can at perf_event_paranoid 2.
+// Nothing lost, nothing harmed: the result path is checked before the program starts and devices
+// are written in place, never replaced; an ordinary user (the tests drop to nobody) profiles with
+// every backend it can at perf_event_paranoid 2.
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 

@@ -1,8 +1,8 @@
-// Issue 37, items 2, 3, 7 and 8: a signal in the first 100 ms is never lost nor kills roofprof by
-// its default action, in every backend; a pass that dies partway (valgrind's thread limit, a
-// seccomp filter, a signal between the passes) makes the result incomplete with W and Q null and
-// the reason on each region; a killed emulated pass leaves nothing in $TMPDIR and its children
-// see none of valgrind's variables; the emulated pass covers the processes the native one does.
+// A signal in the first 100 ms is never lost nor kills roofprof by its default action, in every
+// backend; a pass that dies partway (valgrind's thread limit, a seccomp filter, a signal between
+// the passes) makes the result incomplete with W and Q null and the reason on each region; a killed
+// emulated pass leaves nothing in $TMPDIR and its children see none of valgrind's variables; the
+// emulated pass covers the processes the native one does.
 #include <set>
 
 #include "harness.hpp"
@@ -24,7 +24,7 @@ bool has_warning(const json& doc, const std::string& part) {
 
 bool null_or_absent(const json& reg, const std::string& key) { return !reg.contains(key) || reg[key].is_null(); }
 
-// --- item 2: a signal at 10, 30, 60 and 100 ms after launching roofprof run -----------------
+// --- A signal at 10, 30, 60 and 100 ms after launching roofprof run -------------------------
 
 struct Sweep {
   std::string backend;
@@ -102,7 +102,7 @@ TEST(StartupSignals, EmulBackend) {
   for (int sig : {SIGINT, SIGTERM}) sweep({"emul", "work", {fixture("run_split_app"), "200000"}}, sig);
 }
 
-// --- item 3: a pass that dies partway -----------------------------------------------------------
+// --- A pass that dies partway -------------------------------------------------------------------
 
 // The emulated run of the same program ended where the native one did not: incomplete, W and Q
 // null, the reason on the run and on the region.
@@ -155,7 +155,7 @@ TEST(PartialPasses, SignalBetweenThePassesLeavesWNull) {
       << doc["warnings"].dump(1);
 }
 
-// --- item 7: leftovers and leaks ----------------------------------------------------------------
+// --- Leftovers and leaks ------------------------------------------------------------------------
 
 // Two signals during the emulated run: valgrind is killed at once; it leaves no FIFO (vgdb),
 // log or event file in a private TMPDIR.
@@ -196,7 +196,7 @@ TEST(EmulLeftovers, ChildrenSeeNoValgrindVariables) {
   EXPECT_EQ(calls(region(load_result(r), "flops")), 1);
 }
 
-// --- item 8: the same processes and the same code in both passes --------------------------------
+// --- The same processes and the same code in both passes ----------------------------------------
 
 // Without --follow-fork the emulated run counted the forked child's calls (5 against the native
 // run's 3): now both count the parent's 3, with no mismatch.

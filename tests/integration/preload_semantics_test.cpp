@@ -175,9 +175,10 @@ TEST_P(PreloadSemantics, EightThreadsCallingKTimes) {
   }
 }
 
-// Issue 32: roofprof's reader sleeps on the agents' doorbell and wakes when a ring fills past
-// half its slots (or a process ends, a stop, or 100 ms): with a 1024-slot ring, 100,000 calls
-// (200,000 records) wake it about 400 times, never once a record, and every call is counted.
+// roofprof's reader, so as not to take the program's cores, sleeps on the agents' doorbell and
+// wakes when a ring fills past half its slots (or a process ends, a stop, or 100 ms): with a
+// 1024-slot ring, 100,000 calls (200,000 records) wake it about 400 times, never once a record, and
+// every call is counted.
 TEST_P(PreloadSemantics, TheReaderSleepsUntilARingFillsPastItsMark) {
   if (GetParam() == Mode::Breakpoints) GTEST_SKIP() << "no agent, no reader";
   Sandbox sb;

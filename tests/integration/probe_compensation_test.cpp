@@ -1,4 +1,4 @@
-// Probes that do not distort what they measure (issue 32): a small function called a million
+// Probes that do not distort what they measure: a small function called a million
 // times inside a region, probed in-process, leaves the enclosing region's time as it was: the
 // agent reads the clock alone on the small function's boundaries (counters only where cheap),
 // and the time its boundaries take inside the enclosing region is measured and subtracted
@@ -52,9 +52,9 @@ double best_compute_time(Sandbox& sb, const std::vector<std::string>& options, P
   return best;
 }
 
-// The done-when of issue 32: the outer region's T with the inner also probed within 25 % of its
-// T alone, both with the default counters, and the inner's calls exact. Without compensation
-// the inner's probes make compute several times longer (checked: the measured time is).
+// What compensation achieves: the outer region's T with the inner also probed within 25 % of its T
+// alone, both with the default counters, and the inner's calls exact. Without compensation the
+// inner's probes make compute several times longer (checked: the measured time is).
 TEST(ProbeCompensation, AFrequentInnerRegionLeavesTheOuterTimeAsItWas) {
   Sandbox sb;
   const double alone = best_compute_time(sb, {"-r", "compute"});

@@ -1,4 +1,4 @@
-// What probes cost (issue 13): a static function measured with breakpoints (up to four ptrace
+// What probes cost: a static function measured with breakpoints (up to four ptrace
 // stops a call). A run whose probes cost a large part of it says so, with the estimate from
 // measured stops, in the summary and in the result; probes that would make the run more than
 // 10x slower than without them stop, and the run says when; a function called rarely gets no

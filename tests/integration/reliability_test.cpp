@@ -1,6 +1,6 @@
-// Issue 37, items 1, 4, 6 and 9: results never written through a symlink and replaced with
-// their mode, concurrent runs with the default name each keeping their result, pathological
-// input answered at once, and the command line's numbers, pids and programs checked.
+// Results never written through a symlink and replaced with their mode, concurrent runs with the
+// default name each keeping their result, pathological input answered at once, and the command
+// line's numbers, pids and programs checked.
 #include <sys/stat.h>
 
 #include <fstream>
@@ -20,7 +20,7 @@ void expect_one_line_error(const RunResult& r, const std::string& says, int stat
     EXPECT_EQ(r.err.find(bad), std::string::npos) << bad << r.diag();
 }
 
-// --- item 1: -o through a symlink ------------------------------------------------------------
+// --- -o through a symlink --------------------------------------------------------------------
 
 // `ln -s /etc/passwd l.json; roofprof run -o l.json` turned /etc/passwd into JSON. As nobody,
 // with a link (in the directory it owns) to a file it does not own, and a link planted under
@@ -66,7 +66,7 @@ TEST(OutputLinks, ReplacedResultKeepsMode0600) {
   EXPECT_TRUE(fs::exists(sb.path("roofprof.json.old")));
 }
 
-// --- item 4: concurrent runs ------------------------------------------------------------------
+// --- Concurrent runs --------------------------------------------------------------------------
 
 struct Beat {
   long n = -1;
@@ -116,7 +116,7 @@ TEST(ConcurrentRuns, FourRunsWithTheDefaultNameKeepFourResults) {
         << "left behind: " << e.path();
 }
 
-// --- item 6: pathological input ---------------------------------------------------------------
+// --- Pathological input -----------------------------------------------------------------------
 
 // A 20 KB name took 82 s before "unknown region" (100 KB: 646 s). A single argument stops at
 // 128 KiB (the kernel's limit), so the 1 MB name comes from a survey file (--regions-from).
@@ -180,7 +180,7 @@ TEST(PathologicalInput, DeepJsonInEveryReader) {
   }
 }
 
-// --- item 9: the command line -----------------------------------------------------------------
+// --- The command line -------------------------------------------------------------------------
 
 TEST(CommandLine, NumbersPidsAndProgramsAreCheckedInWords) {
   Sandbox sb;

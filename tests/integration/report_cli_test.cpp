@@ -112,7 +112,7 @@ TEST(ReportCli, ReadOnlyAndWriteOnlyRooflines) {
   }
 }
 
-// Issue 34: a ceilings file whose lines contradict each other (the issue's cached file: avx2
+// A ceilings file whose lines contradict each other (as a real cached file did: avx2
 // fma on 2 threads at 2.77 GFlop/s, below scalar's; DRAM copy and triad on 2 threads below 1
 // thread's) is flagged when the report uses it: one warning per line on stderr, and the roof
 // drawn from a flagged line says so. The consistent fixture draws no flag.

@@ -1,4 +1,4 @@
-// Issue 35: the HTML report laid out by a real browser. Headless Chromium loads the page at
+// The HTML report laid out by a real browser. Headless Chromium loads the page at
 // 1400 px with a checking script appended (the page itself is unchanged) and --dump-dom gives
 // back what the script measured after layout: the labels' boxes as drawn (rotated roof labels
 // included) must not overlap, nothing may be wider than 1400 px, each q1..q3 bar must reach

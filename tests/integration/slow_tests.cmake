@@ -3,7 +3,7 @@
 # discovered (TEST_INCLUDE_FILES, tests/integration/CMakeLists.txt); a name that is not (or no
 # longer) a test is ignored.
 # The list: every integration test that took 3 s or more in a full `ctest -j2` of the 2-core
-# development VM (issue 38; the run of 2026-11-26 13:15 UTC: 141 s in all, 221 s summed over
+# development VM (the run of 2026-11-26 13:15 UTC: 141 s in all, 221 s summed over
 # the 1010 tests, of which these 10 took 59 s, and fuzz.loaders.60s and install.deb, labelled
 # in their own directories, 65 s). To re-measure: a full ctest, then the per-test times
 # ("Test time") in build/Testing/Temporary/LastTest.log.
@@ -18,7 +18,7 @@ foreach(name IN ITEMS
     integration.RealPrograms.ProbingAnInlinedCopyCostsAtMostThreeTimesTheBareRun
     integration.RealPrograms.ScipySolveCallsDgetrf
     integration.EmulVolume.AMillionCallsKeepTheTemporaryFilesUnderFiftyMegabytes
-    # issue 35 (views branch): measured under the load of six builds on the 2-core VM, not in a full ctest
+    # these two: measured on their own under the load of six builds on the 2-core VM, not in a full ctest
     integration.Survey.EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack
     integration.Mpi.EmulatedRanksSayAnInternalFunctionIsFoundAndItsWUnknown)
   set_tests_properties(${name} PROPERTIES LABELS slow)

@@ -115,7 +115,7 @@ TEST(Survey, AsAnOrdinaryUser) {
   }
 }
 
-// Issue 19's command as a numpy user types it, as an ordinary user: the top function by W is
+// A numpy matmul surveyed as a numpy user types it, as an ordinary user: the top function by W is
 // OpenBLAS's dgemm kernel (under valgrind the variant OpenBLAS chooses for the Intel CPU valgrind
 // shows, listed for the one sampled natively), with W = 2n^3 within 1% (OpenBLAS also scales C).
 TEST(Survey, NumpyMatmulTopFunctionIsTheOpenBlasKernel) {
@@ -211,7 +211,7 @@ TEST(Survey, RegionsFromASurveyFile) {
   EXPECT_EQ(names, surveyed) << r.diag();
 }
 
-// Issue 35: an emulated survey of a C++ template program (tail calls, a recursive template, an
+// An emulated survey of a C++ template program (tail calls, a recursive template, an
 // exception through two templates) never writes a negative self value, and the file it writes
 // is one roofprof reads: `report` and `run --regions-from` take it.
 TEST(Survey, EmulatedTemplateProgramHasNoNegativeSelfAndReadsBack) {

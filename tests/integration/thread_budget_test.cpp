@@ -1,4 +1,4 @@
-// Issue 37, item 5: the probe budget (--max-probe-slowdown) holds per thread as well as per run.
+// The probe budget (--max-probe-slowdown) holds per thread as well as per run.
 // Attached to a 4-thread program whose 3 workers call tick() back to back (a call is about a
 // microsecond bare; its two ptrace stops take 50-100 us on the development VM, and the three
 // workers queue for the one tracer: 100x and more), the run's average over 4 threads (an idle

@@ -1,4 +1,4 @@
-// Issue 34: the sanity check of the ceilings (ceilings/check.hpp): each line against the others and
+// The sanity check of the ceilings (ceilings/check.hpp): each line against the others and
 // its theoretical peak; a failing line is measured once more, then flagged.
 #include <gtest/gtest.h>
 
@@ -40,7 +40,7 @@ TEST(CeilingsCheck, ConsistentLinesPassWithinTheMargin) {
   EXPECT_TRUE(inconsistencies(c).empty());
 }
 
-// The issue's cached file: avx2 fma on 2 threads at 2.77 GFlop/s, an eighth of scalar's.
+// As a real cached file had it: avx2 fma on 2 threads at 2.77 GFlop/s, an eighth of scalar's.
 TEST(CeilingsCheck, WiderIsaBelowNarrowerIsFlagged) {
   Ceilings c = consistent();
   c.compute[1].gflops = {13.0, 13.0, 13.0, 5};  // avx2 fma, 1 thread, below scalar's 15
@@ -51,7 +51,7 @@ TEST(CeilingsCheck, WiderIsaBelowNarrowerIsFlagged) {
   EXPECT_EQ(f[0].why, "below the narrower scalar dp fma, 1 thread (15.0 GFlop/s)");
 }
 
-// The issue's own numbers: an FMA line is below no op of a narrower ISA (an FMA does two flops).
+// An FMA line is below no op of a narrower ISA (an FMA does two flops).
 TEST(CeilingsCheck, FmaBelowAnyNarrowerOpIsFlagged) {
   Ceilings c;
   c.compute = {compute(Isa::scalar, Op::add_mul, 2, 22.7), compute(Isa::avx2, Op::fma, 2, 2.77),
@@ -75,7 +75,7 @@ TEST(CeilingsCheck, MoreThreadsBelowFewerIsFlagged) {
   EXPECT_EQ(inconsistencies(c)[0].why, "below fewer threads' DRAM load, 1 thread (20.0 GB/s)");
 }
 
-// Issue 34's Zen 5 FMA roof: fma at 94.1 while add_mul of the same width reached 105.1.
+// A Zen 5 FMA roof as once measured: fma at 94.1 while add_mul of the same width reached 105.1.
 TEST(CeilingsCheck, FmaBelowAddMulOfTheSameWidthIsFlagged) {
   Ceilings c = consistent();
   c.compute[1].gflops = {94.1, 94.1, 94.1, 5};

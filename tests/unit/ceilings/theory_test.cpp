@@ -1,4 +1,4 @@
-// Issue 34: theoretical peaks for every core model an event set names (counters/events/*.txt),
+// Theoretical peaks for every core model an event set names (counters/events/*.txt),
 // from the documented core widths (ceilings/theory.cpp), or null where the model does not give one.
 #include <gtest/gtest.h>
 
@@ -100,7 +100,7 @@ TEST(CeilingsTheory, DocumentedWidths) {
 namespace roofprof::ceilings {
 namespace {
 
-// Issue 34: the FMA roof needs latency x pipes independent chains: 4-5 cycles x 2 FMA pipes on
+// The FMA roof needs latency x pipes independent chains: 4-5 cycles x 2 FMA pipes on
 // Zen 4/5, Golden Cove and Sapphire/Emerald Rapids, so at least 10 (12 with a margin) in every
 // table, whether or not this CPU runs it (the tables are read, not run).
 TEST(CeilingsKernels, EveryComputeKernelHasAtLeast12IndependentChains) {

@@ -138,7 +138,7 @@ TEST(CacheLevels, ParseLevelsInOrder) {
     EXPECT_THROW(parse_cache_levels(bad), UserError) << bad;
 }
 
-// Issue 34: the same levels as SIZE/WAYS[/LINE] (run --cache), the line 64 bytes when left out;
+// The same levels as SIZE/WAYS[/LINE] (run --cache), the line 64 bytes when left out;
 // one separator per level; an optional last item says the last level's inclusion.
 TEST(CacheLevels, SlashSyntaxWithTheLineLeftOut) {
   EXPECT_EQ(parse_cache_levels("L1=48K/12,L2=1M/8/128,L3=32M:16:64"),

@@ -52,8 +52,9 @@ TEST(CounterDelta, ReproducesPerfsArithmeticOnMultiplexedGroups) {
 }
 
 TEST(CounterDelta, ScalingTotalsBeforeSubtractingWasWrong) {
-  // The synthetic case: 1e8 events inside a region during which the group ran half the
-  // time, after a long phase without events that ran fully. perf: 5e7 * 1e9 / 5e8 = 1e8.
+  // Where scaling totals before subtracting goes wrong: 1e8 events inside a region during which the
+  // group ran half the time, after a long phase without events that ran fully.
+  // perf: 5e7 * 1e9 / 5e8 = 1e8.
   const Reading b{0, 9000000000, 9000000000}, e{50000000, 10000000000, 9500000000};
   const CounterDelta d = counter_delta(one_group({0}, b.ena, b.run), one_group({5e7}, e.ena, e.run));
   EXPECT_NEAR(d.values[0], 1e8, 1e-9 * 1e8);

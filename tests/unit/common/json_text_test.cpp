@@ -1,4 +1,4 @@
-// Issue 37 item 6: `--ceilings` on a 100,000-deep JSON crashed; every JSON reader checks the
+// `--ceilings` on a 100,000-deep JSON once crashed; every JSON reader checks the
 // nesting first (common/json_text.hpp).
 #include "common/json_text.hpp"
 

@@ -124,7 +124,7 @@ TEST(OutputName, RankAddedUnderALauncher) {
   EXPECT_EQ(expand_output_name("a%%r.json", f), "a%r.12.json");  // %%r is a literal "%r"
 }
 
-// Fault suite (issue 18 item 9): a value from the environment cannot leave the directory.
+// Fault suite (hostile environment): a value from the environment cannot leave the directory.
 TEST(OutputName, PlaceholderValuesStayOneComponent) {
   EXPECT_EQ(expand_output_name("out/%j.json", facts(LaunchInfo{"slurm", 0, 1, "/abs/path"})), "out/_abs_path.0.json");
   EXPECT_EQ(expand_output_name("out/%j/p.json", facts(LaunchInfo{"slurm", 0, 1, ".."})), "out/__/p.0.json");

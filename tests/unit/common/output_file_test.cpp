@@ -109,7 +109,7 @@ TEST_F(OutputFile, FifoReceivesTheTextAndStaysAFifo) {
   EXPECT_TRUE(fs::is_fifo(path("pipe")));
 }
 
-// Issue 37 item 1: `ln -s /etc/passwd l.json; roofprof run -o l.json` replaced /etc/passwd. A
+// `ln -s /etc/passwd l.json; roofprof run -o l.json` once replaced /etc/passwd. A
 // link to a file is refused, and the file it points to is left as it was.
 TEST_F(OutputFile, SymlinkToARegularFileIsRefusedAndTheFileKept) {
   fs::create_directory(path("real"));
@@ -180,7 +180,7 @@ TEST_F(OutputFile, ReplacedFileKeepsItsOwnerWhenRootWrites) {
   EXPECT_EQ(st.st_gid, 65534u);
 }
 
-// Issue 37 item 4: runs at once with the default name each get a name of their own.
+// Runs at once with the default name each get a name of their own.
 TEST_F(OutputFile, HeldDefaultNameIsNumberedAndFreedWhenTheClaimEnds) {
   std::ofstream(path("roofprof.json")) << "an earlier run\n";
   std::optional<OutputTarget> first = claim_output(path("roofprof.json"), "result file");

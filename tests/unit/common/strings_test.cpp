@@ -43,7 +43,7 @@ TEST(Strings, ClosestEqualsScoringEveryCandidate) {
   }
 }
 
-// Issue 37 item 6: a 20 KB name took 82 s before "unknown region". The table is three rows, the
+// A 20 KB name once took 82 s before "unknown region". The table is three rows, the
 // work |word| x |candidate| per candidate.
 TEST(Strings, ClosestToALongWordIsQuick) {
   std::vector<std::string> names;
@@ -74,7 +74,7 @@ TEST(Strings, PathBasename) {
   EXPECT_EQ(path_basename("dir/"), "");
 }
 
-// Fault suite (issue 18 item 10): names from files cannot drive the terminal.
+// Fault suite (hostile input files): names from files cannot drive the terminal.
 TEST(Strings, SanitizeForTerminal) {
   EXPECT_EQ(sanitize_for_terminal("dgemm_"), "dgemm_");
   EXPECT_EQ(sanitize_for_terminal("a\x1b[2Jb"), "a\\x1b[2Jb");

@@ -161,7 +161,7 @@ TEST(Encoding, Zen2) {
 }
 
 TEST(Encoding, Zen3) {
-  // PPR 19h M01h: PMCx003 umask 0x0F; MacFlops umask 0x08 (0x803, issue fact);
+  // PPR 19h M01h: PMCx003 umask 0x0F; MacFlops umask 0x08 (0x803);
   // PMCx044 any fills, umask 0x08 MemIoLcl | 0x40 MemIoRmt.
   const Encoded e = encode("zen3");
   EXPECT_EQ(e.config.at("sp_dp"), 0x0f03u);

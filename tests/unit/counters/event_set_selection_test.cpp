@@ -128,7 +128,7 @@ TEST(Selection, ZenGenerationsByTheKernelsModelRanges) {
   EXPECT_EQ(by_cpuid("HygonGenuine", 0x18, 0x00), "none");
 }
 
-// Intel parts per Intel's perfmon mapfile.csv, including those issue 33 found missing.
+// Intel parts per Intel's perfmon mapfile.csv, including models an earlier table lacked.
 TEST(Selection, EveryIntelPartByItsModel) {
   const std::string intel = "GenuineIntel";
   const std::vector<std::pair<int, std::string>> parts = {

@@ -140,7 +140,7 @@ TEST(GroupPlan, NoWIdsIsNeverWhole) {
   EXPECT_FALSE(plan_event_groups({ev("a")}, {{"", 4}}, {}).groups[0].pinned);
 }
 
-// Done-when of issue 33: on these models W's events are one pinned group that fits in the
+// On these models W's events are one pinned group (never multiplexed) that fits in the
 // counters left once the NMI watchdog holds one; on Skylake-SP with Hyper-Threading (4
 // counters) it cannot, and the plan says so.
 TEST(GroupPlan, ShippedServerSetsPinWBesideTheWatchdog) {

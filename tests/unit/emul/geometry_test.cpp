@@ -56,7 +56,7 @@ TEST(EmulGeometry, LastLevelIsInclusiveAsAskedElseAsTheHostsElseInclusive) {
   EXPECT_EQ(inclusion(simulated_hierarchy(one, std::nullopt, false, {})), (V{std::nullopt}));
 }
 
-// Issue 34: a reported last level above 96 MiB (the L3 of one AMD CCD with 3D V-Cache) is
+// A reported last level above 96 MiB (the L3 of one AMD CCD with 3D V-Cache) is
 // flagged: a VM's CPUID reports its host's whole socket (508 MB on the development VM).
 TEST(EmulGeometry, ReportedLastLevelAbove96MiBIsImplausible) {
   EXPECT_EQ(implausible_last_level({}), std::nullopt);

@@ -1,4 +1,4 @@
-// The emulated run's progress (issue 16 scope 3): the share of the native run's calls closed
+// The emulated run's progress: the share of the native run's calls closed
 // so far, its ETA, and the two forms of the line.
 #include "emul/progress.hpp"
 

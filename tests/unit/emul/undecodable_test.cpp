@@ -1,5 +1,5 @@
-// An instruction valgrind cannot decode: named, placed, and what to do (issue 35: "unhandled
-// instruction bytes: 0xF 0x1 0xF9 ... use --backend perf" on a machine without a PMU).
+// An instruction valgrind cannot decode: named, placed, and what to do ("unhandled instruction
+// bytes: 0xF 0x1 0xF9 ... use --backend perf" was no help on a machine without a PMU).
 #include "emul/undecodable.hpp"
 
 #include <gtest/gtest.h>

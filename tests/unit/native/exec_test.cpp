@@ -5,6 +5,8 @@
 
 #include <csetjmp>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -27,8 +29,11 @@ struct Pair {
 
 constexpr int64_t kMoved = -(24ll << 20);  // emitted for trampolines 24 MiB lower
 
+// Loaded once per process (ctest runs each test in its own): callable from several threads.
 Pair& module(const std::string& name, int64_t emitted_apart = 0) {
+  static std::mutex lock;
   static std::map<std::pair<std::string, int64_t>, std::unique_ptr<Pair>> loaded;
+  const std::lock_guard<std::mutex> held(lock);
   auto& p = loaded[{name, emitted_apart}];
   if (!p) p = std::make_unique<Pair>(name, emitted_apart);
   return *p;
@@ -218,10 +223,11 @@ TEST_P(Kernels, EachThreadCountsItsOwnWork) {
   using Fn = void(int, double, const double*, double*);
   const int n = 1000;
   const auto x = ramp(n, 1.0, 0.5);
+  Fn* const daxpy = m().patched.fn<Fn>("nk_daxpy");  // loaded before the threads start
   auto worker = [&](int calls, uint64_t* counted_out) {
     auto y = ramp(n, 2.0, 0.25);
     const Slots before = read_slots();
-    for (int c = 0; c < calls; ++c) m().patched.fn<Fn>("nk_daxpy")(n, 1.5, x.data(), y.data());
+    for (int c = 0; c < calls; ++c) daxpy(n, 1.5, x.data(), y.data());
     *counted_out = total(delta(before, read_slots()));
   };
   uint64_t a = 0, b = 0;

@@ -31,8 +31,8 @@ TEST(SelfCounts, SubtractsTheInstancesDirectlyInside) {
 }
 
 // A child that closes after its parent (its return was lost) is subtracted from nothing: not
-// from the next instance at the parent's depth, which it never ran inside (issue 35: a
-// template program's self L1 reads came out at -97 M that way).
+// from the next instance at the parent's depth, which it never ran inside (a
+// template program's self L1 reads once came out at -97 M that way).
 TEST(SelfCounts, AChildClosingAfterItsParentIsNotSubtractedFromAnother) {
   SelfCounts s;
   s.add(inst(1, 2, 1, {50}));    // a(#2) closes first ...

@@ -74,7 +74,7 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-// Issue 37 item 6: a name longer than any symbol is refused before any symbol is read, in a
+// A name longer than any symbol is refused before any symbol is read, in a
 // line that does not repeat it.
 TEST(Spec, NamesLongerThan4096BytesAreRefusedInOneShortLine) {
   EXPECT_EQ(parse_region(std::string(kMaxNameBytes, 'f')).name.size(), kMaxNameBytes);

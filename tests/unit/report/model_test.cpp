@@ -73,7 +73,7 @@ TEST(Roofs, ThreadsAndCycles) {
   EXPECT_NEAR(*c.pi, 80 * 0.94 / (2.5 * 1.01), 1e-9);  // at the 2-thread clock's highest reading
 }
 
-// Issue 34: without --threads the roofs are those of the threads the regions ran on (the most
+// Without --threads the roofs are those of the threads the regions ran on (the most
 // any region's per-thread parts show), the nearest measured count below it when that one was not
 // measured, and the most measured when the results do not say; the origin line says which.
 TEST(Roofs, OfTheThreadsTheRegionsRanOn) {
@@ -140,8 +140,8 @@ TEST(Measures, IntensityPerformanceAndBound) {
   EXPECT_FALSE(d.y_lo);  // one call: no per-call distribution
 }
 
-// Issue 15: one definition of P. Every plotted marker is at its table row's P, whatever the
-// spread of the calls (here every region's calls are skewed: median far below mean).
+// One definition of P for table and plot. Every plotted marker is at its table row's P, whatever
+// the spread of the calls (here every region's calls are skewed: median far below mean).
 TEST(ReportModel, PlottedPointIsItsTableRow) {
   result::Run run = testing::fixture_run("kernels.json");
   for (auto& region : run.regions)

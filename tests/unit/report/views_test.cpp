@@ -1,4 +1,4 @@
-// Issue 35's views: label placement, what is not plotted and why, labels by region with the
+// The report's views: label placement, what is not plotted and why, labels by region with the
 // caller or size under them, quartile bars that reach their point, the time chart of a result
 // without flops, and the run summary's groups.
 #include <gtest/gtest.h>

@@ -116,9 +116,9 @@ TEST(ResultJson, SimulatedCachesRoundTripWithEachLevelsInclusion) {
   EXPECT_EQ(j["simulated_caches"][0],
             json::parse(R"({"name":"L1","size":49152,"ways":12,"line":64,"inclusive":null})"));
   EXPECT_EQ(j["simulated_caches"][2]["inclusive"], false);
-  EXPECT_FALSE(j.contains("simulated_caches_source"));  // files before issue 34 do not say
+  EXPECT_FALSE(j.contains("simulated_caches_source"));  // files older than the field do not say
   EXPECT_EQ(through_text(run), run);
-  run.simulated_caches_source = "option";  // issue 34: where the geometry came from
+  run.simulated_caches_source = "option";  // where the simulated geometry came from
   EXPECT_EQ(to_json(run)["simulated_caches_source"], "option");
   EXPECT_EQ(through_text(run), run);
 }

@@ -8,6 +8,7 @@
 #include "regions/spec.hpp"
 #include "symbolizer/debug_file.hpp"
 #include "symbolizer/elf_handle.hpp"
+#include "symbolizer/line_table.hpp"
 #include "symbolizer/modules.hpp"
 
 namespace roofprof::symbolizer {
@@ -80,7 +81,8 @@ TEST_F(Lines, FileMatchesOnWholeTrailingComponents) {
   auto want = elf->line_addresses("lines.c", line);
   EXPECT_EQ(elf->line_addresses("symbolizer/lines.c", line), want);
   EXPECT_EQ(elf->line_addresses("fixtures/./symbolizer/lines.c", line), want);
-  EXPECT_EQ(elf->line_addresses(std::string(SOURCE_DIR) + "/tests/fixtures/symbolizer/lines.c", line), want);
+  // sym_lines names its sources under FIXTURE_SOURCE_ROOT, not this tree (tests/CMakeLists.txt).
+  EXPECT_EQ(elf->line_addresses(FIXTURE_SOURCE_ROOT "/tests/fixtures/symbolizer/lines.c", line), want);
   EXPECT_TRUE(elf->line_addresses("ines.c", line).empty());
   EXPECT_TRUE(elf->line_addresses("other/lines.c", line).empty());
   EXPECT_TRUE(elf->line_addresses("nosuch.c", line).empty());
@@ -107,6 +109,31 @@ TEST_F(Lines, ResolveFileLine) {
   EXPECT_EQ(sites[0].module, fixture("sym_lines"));
   EXPECT_EQ(sites[0].address, elf->line_addresses("lines.c", mark["body"])[0]);
   EXPECT_EQ(sites[0].symbol, "");
+}
+
+// ".." resolved against what comes before it: a line table's relative file name under its
+// DW_AT_comp_dir ends with the file's absolute path.
+TEST(PathComponents, DotDotIsResolvedAgainstWhatComesBefore) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(path_components("/w/b/t/f/../../../src/x.c"), (V{"w", "src", "x.c"}));
+  EXPECT_EQ(path_components("/w/b/./t/..//src/x.c"), (V{"w", "b", "src", "x.c"}));
+  EXPECT_EQ(path_components("/../x.c"), (V{"x.c"}));
+  EXPECT_EQ(path_components("../../src/x.c"), (V{"..", "..", "src", "x.c"}));
+  EXPECT_EQ(path_components("a/../../x.c"), (V{"..", "x.c"}));
+  EXPECT_EQ(path_components("x.c"), (V{"x.c"}));
+}
+
+// sym_lines_relative was compiled as `cc ../../../tests/fixtures/symbolizer/lines.c` in the
+// fixtures' directory (as ccache's base_dir compiles): its line table names lines.c relative to
+// DW_AT_comp_dir, and the file's absolute path finds its lines.
+TEST(LinesOfARelativeCompile, TheAbsolutePathFindsThem) {
+  auto elf = ElfFile::open(fixture("sym_lines_relative"));
+  const unsigned line = marks()["body"];
+  const auto want = elf->line_addresses("lines.c", line);
+  ASSERT_EQ(want.size(), 1u);
+  EXPECT_EQ(elf->line_addresses(std::string(SOURCE_DIR) + "/tests/fixtures/symbolizer/lines.c", line), want);
+  EXPECT_EQ(elf->line_addresses("tests/fixtures/../fixtures/symbolizer/lines.c", line), want);
+  EXPECT_TRUE(elf->line_addresses("/elsewhere/tests/fixtures/symbolizer/lines.c", line).empty());
 }
 
 TEST(LinesWithoutDwarf, EmptyAnswers) {
