@@ -1,7 +1,5 @@
 #include "native/patch_cache.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +11,8 @@
 #include <functional>
 #include <tuple>
 #include <vector>
+
+#include "common/mapped_file.hpp"
 
 namespace roofprof::native {
 namespace {
@@ -206,20 +206,9 @@ bool trusted(const std::filesystem::path& file) {
 std::optional<ModulePatch> load_patch(const PatchKey& key, uint64_t bias) {
   if (!trusted(key.file)) return std::nullopt;
   // Mapped, not read: FFTW's entry is 1.6 MB, and a copy of it cost 400 page faults a run.
-  const int fd = ::open(key.file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  void* map = ::fstat(fd, &st) == 0 && st.st_size > 0
-                  ? ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
-                  : MAP_FAILED;
-  ::close(fd);
-  if (map == MAP_FAILED) return std::nullopt;
-  struct Unmap {
-    void* at;
-    size_t size;
-    ~Unmap() { ::munmap(at, size); }
-  } unmap{map, size_t(st.st_size)};
-  const std::string_view bytes(static_cast<const char*>(map), size_t(st.st_size));
+  const MappedFile file(key.file, MappedFile::Pages::Populated);
+  if (!file.ok()) return std::nullopt;
+  const std::string_view bytes(reinterpret_cast<const char*>(file.bytes().data()), file.bytes().size());
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
   In in(bytes.substr(sizeof kMagic));
   std::string text;

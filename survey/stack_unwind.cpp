@@ -1,10 +1,7 @@
 #include "survey/stack_unwind.hpp"
 
 #include <elf.h>
-#include <fcntl.h>
 #include <libunwind.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -17,27 +14,19 @@ extern "C" int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t, unw_word_t, 
 namespace roofprof::survey {
 
 std::shared_ptr<const ModuleImage> ModuleImage::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
-  struct stat st {};
-  void* p = MAP_FAILED;
-  if (::fstat(fd, &st) == 0 && size_t(st.st_size) >= sizeof(Elf64_Ehdr))
-    p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (p == MAP_FAILED) return nullptr;
-  std::shared_ptr<ModuleImage> img(new ModuleImage);
-  img->bytes_ = static_cast<const uint8_t*>(p);
-  img->size_ = size_t(st.st_size);
+  std::shared_ptr<ModuleImage> img(new ModuleImage(path));
+  const std::span<const uint8_t> bytes = img->file_.bytes();
+  if (bytes.size() < sizeof(Elf64_Ehdr)) return nullptr;
   Elf64_Ehdr eh;
-  std::memcpy(&eh, img->bytes_, sizeof eh);
+  std::memcpy(&eh, bytes.data(), sizeof eh);
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff + uint64_t(eh.e_phnum) * sizeof(Elf64_Phdr) > img->size_)
+      eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff + uint64_t(eh.e_phnum) * sizeof(Elf64_Phdr) > bytes.size())
     return nullptr;
   img->entry_ = eh.e_entry;
   bool first = true;
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
-    std::memcpy(&ph, img->bytes_ + eh.e_phoff + i * sizeof ph, sizeof ph);
+    std::memcpy(&ph, bytes.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
     if (ph.p_type == PT_GNU_EH_FRAME) img->eh_frame_hdr_ = ph.p_vaddr;
     if (ph.p_type != PT_LOAD) continue;
     img->loads_.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz});
@@ -48,17 +37,13 @@ std::shared_ptr<const ModuleImage> ModuleImage::open(const std::string& path) {
   return img;
 }
 
-ModuleImage::~ModuleImage() {
-  if (bytes_) ::munmap(const_cast<uint8_t*>(bytes_), size_);
-}
-
 std::optional<uint64_t> ModuleImage::read_u64(uint64_t vaddr) const {
   for (const Load& l : loads_) {
     if (vaddr < l.vaddr || vaddr + 8 > l.vaddr + l.filesz) continue;
     const uint64_t off = vaddr - l.vaddr + l.offset;
-    if (off + 8 > size_) return std::nullopt;
+    if (off + 8 > file_.bytes().size()) return std::nullopt;
     uint64_t v;
-    std::memcpy(&v, bytes_ + off, 8);
+    std::memcpy(&v, file_.bytes().data() + off, 8);
     return v;
   }
   return std::nullopt;

@@ -17,6 +17,8 @@
 
 #include "survey/sampler.hpp"
 
+#include "common/mapped_file.hpp"
+
 namespace roofprof::survey {
 
 // The registers sampled, by libunwind's x86-64 numbers (UNW_X86_64_RAX .. UNW_X86_64_RIP).
@@ -26,7 +28,6 @@ using UserRegs = std::array<uint64_t, 17>;
 class ModuleImage {
  public:
   static std::shared_ptr<const ModuleImage> open(const std::string& path);  // nullptr: unreadable, not ELF64
-  ~ModuleImage();
   // The file's bytes at link-time address `vaddr` (within a segment's file part), else nullopt.
   std::optional<uint64_t> read_u64(uint64_t vaddr) const;
   // The link-time address of the segment that holds file offset `offset`, or nullopt.
@@ -40,8 +41,8 @@ class ModuleImage {
   struct Load {
     uint64_t vaddr, offset, filesz, memsz;
   };
-  const uint8_t* bytes_ = nullptr;
-  size_t size_ = 0;
+  explicit ModuleImage(const std::string& path) : file_(path) {}
+  MappedFile file_;
   std::vector<Load> loads_;
   uint64_t eh_frame_hdr_ = 0, entry_ = 0, low_ = 0, high_ = 0;
 };

@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 #include <set>
 
+#include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "common/strings.hpp"
 #include "tracer/inject.hpp"
 #include "tracer/session.hpp"
-
-#include "common/log.hpp"
 
 namespace roofprof::tracer {
 
@@ -75,10 +75,10 @@ void Session::scan_modules(Task& t) {
   char exe[4096];
   ssize_t n = readlink(("/proc/" + std::to_string(g.tgid) + "/exe").c_str(), exe, sizeof exe - 1);
   std::string exe_path = n > 0 ? std::string(exe, size_t(n)) : "";
-  const uint64_t t0 = rp_log_now_ns();
+  const int64_t t0 = monotonic_ns();
   auto now = symbolizer::loaded_modules(g.tgid, elf_cache_);
   log::line(log::Category::Tracer, "modules of {}: {} mapped, read in {} us", g.tgid, now.size(),
-            (rp_log_now_ns() - t0) / 1000);
+            (monotonic_ns() - t0) / 1000);
   std::set<std::pair<std::string, uint64_t>> present;
   bool added = false;
   bool record = (opts_.stop_at_entry || opts_.record_modules) && g.tgid == main_pid_;
@@ -92,9 +92,9 @@ void Session::scan_modules(Task& t) {
       outcome_.modules.push_back(m);
       if (g.initial_check_done) outcome_.loaded_late.push_back(m.path);
     }
-    const uint64_t t1 = rp_log_now_ns();
+    const int64_t t1 = monotonic_ns();
     place_probes(t, m, m.path == exe_path);
-    log::line(log::Category::Tracer, "module {}: probes placed in {} us", m.path, (rp_log_now_ns() - t1) / 1000);
+    log::line(log::Category::Tracer, "module {}: probes placed in {} us", m.path, (monotonic_ns() - t1) / 1000);
     added = true;
   }
   if (added && g.measured && opts_.agent) opts_.agent->publish(g.tgid);  // before the agent hooks

@@ -7,21 +7,18 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/cache_dir.hpp"
 #include "common/clock.hpp"
 #include "common/error.hpp"
+#include "common/mapped_file.hpp"
 #include "common/log.hpp"
 #include "common/strings.hpp"
 #include "native/counting.hpp"
 #include "native/landing_pads.hpp"
 #include "native/patch_cache.hpp"
 #include "native/eh_frame_hdr.hpp"
-#include "tracer/file_image.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -119,7 +116,7 @@ void Session::count_natively(Task& t, const symbolizer::LoadedModule& m, bool is
   for (const auto& p : planned_for(g, m, is_main)) busy.push_back(m.bias + p.address);
   // Its code, and its other segments (jump tables are in .rodata), as its file holds them: the
   // module is patched before its code runs or is relocated.
-  const FileImage file(m.path);
+  const MappedFile file(m.path);
   if (!file.ok()) {
     done.failure = "its file cannot be read";
     return;

@@ -9,11 +9,11 @@
 #include <cstdio>
 
 #include "common/error.hpp"
+#include "common/mapped_file.hpp"
 #include "common/strings.hpp"
 #include "preload/patch_format.h"
 #include "preload/probe_rules.h"
 #include "probes/entry_patch.hpp"
-#include "tracer/file_image.hpp"
 #include "tracer/session.hpp"
 
 namespace roofprof::tracer {
@@ -59,7 +59,7 @@ void Session::place_deferred(Task& t) {
 }
 
 // Whether code outside the function jumps into (entry, entry + len): a rel32 anywhere in the
-// module (a byte scan of its file's code: tracer/file_image.hpp), or a rel8 of a function within
+// module (a byte scan of its file's code: common/mapped_file.hpp), or a rel8 of a function within
 // reach.
 std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::LoadedModule& m,
                                                 const symbolizer::Symbol& self, uint64_t entry, size_t len) {
@@ -72,7 +72,7 @@ std::optional<std::string> Session::jumped_into(Task& t, const symbolizer::Loade
       if (seg.exec && seg.filesz > 0)
         lo = std::min(lo, m.bias + seg.vaddr), hi = std::max(hi, m.bias + seg.vaddr + seg.filesz);
     std::vector<uint64_t> all;
-    const FileImage file(m.path);
+    const MappedFile file(m.path);
     for (const auto& seg : m.elf->segments()) {
       if (!seg.exec || seg.filesz == 0) continue;
       std::vector<uint8_t> copy;  // the file's bytes, or the tracee's where the file is gone
