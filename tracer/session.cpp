@@ -349,15 +349,13 @@ void Session::on_new_child(Task& parent, int event) {
   Task* c = nullptr;
   if (is_new_thread(event, child, pg.tgid)) {
     restore_span_starts(parent);  // START is a boundary again for the new thread
-    c = &new_task(pg, child);
-    if (pg.counters) pg.counters->add_thread(child);
+    c = &new_task(pg, child);  // its counters open at its first stop (adopt_initial_stop)
   } else {
     bool shares_memory = event == PTRACE_EVENT_VFORK;
     auto as = shares_memory ? pg.as : pg.as->clone_for(child);
     bool measured = opts_.follow_fork && pg.measured;
     ThreadGroup& g = new_group(child, as, measured);
     if (measured) {
-      g.counters->add_thread(child);
       g.modules = pg.modules;
       g.initial_check_done = true;
       g.patch_entry = pg.patch_entry;  // its memory holds the parent's patches
@@ -388,6 +386,11 @@ void Session::adopt_initial_stop(Task& t) {
     groups_.erase(g.tgid);
     return;
   }
+  // Counters open for a stopped task (ProcessCounters::add_thread): now, before it runs any of
+  // its code, not at its parent's clone event, when it may not have stopped yet. Native
+  // counting reads a thread's slots at its thread control block, whose address only a stopped
+  // thread gives: opened while the thread ran, a thread of OpenBLAS or OpenMP counted nothing.
+  if (g.counters && !g.counters->has_thread(t.tid)) g.counters->add_thread(t.tid);
   t.resume(How::Continue);
 }
 
